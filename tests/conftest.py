@@ -1,0 +1,1 @@
+import offline  # noqa: F401  (must run before any heavy import)
