@@ -1,0 +1,441 @@
+"""tools.sandbox against real processes: limits, tree kill, isolation, normal runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tools.sandbox import RunLimits, run_pytest, run_python, sandbox_capabilities
+from tools.workspace_files import WorkspaceError
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux mechanisms")
+REPO = Path(__file__).resolve().parents[1]
+
+
+def write(ws: Path, rel: str, code: str) -> str:
+    (ws / rel).parent.mkdir(parents=True, exist_ok=True)
+    (ws / rel).write_text(textwrap.dedent(code))
+    return rel
+
+
+def survivors(marker: str, wait_s: float = 1.0) -> list[int]:
+    """Pids whose command line carries `marker` (zombies have none), after a short grace."""
+    end = time.monotonic() + wait_s
+    while True:
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) == os.getpid():
+                continue
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                    if marker.encode() in fh.read():
+                        found.append(int(entry))
+            except OSError:
+                continue
+        if not found or time.monotonic() > end:
+            return found
+        time.sleep(0.05)
+
+
+def userns_available() -> bool:
+    try:
+        return int(Path("/proc/sys/user/max_user_namespaces").read_text()) > 0
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def marker() -> str:
+    return f"lcmark-{uuid.uuid4().hex}"
+
+
+def test_normal_run_exit_code_stdout_stderr(ws: Path) -> None:
+    rel = write(
+        ws,
+        "app/main.py",
+        """
+        import sys
+        print("hello", sys.argv[1:])
+        print("warning!", file=sys.stderr)
+        sys.exit(3)
+        """,
+    )
+    result = run_python(ws, rel, ["a", "b c"])
+    assert result.exit_code == 3
+    assert result.stdout_tail == "hello ['a', 'b c']\n"
+    assert result.stderr_tail == "warning!\n"
+    assert result.limit_hit is None
+    assert 0 < result.duration_s < 5
+    assert result.command[1:] == ["app/main.py", "a", "b c"]
+    assert result.summary().endswith(f"exit 3 in {result.duration_s:.2f}s")
+
+
+def test_program_writes_into_workspace_with_sane_owner(ws: Path) -> None:
+    rel = write(
+        ws,
+        "w.py",
+        """
+        import os
+        os.makedirs("out")
+        with open("out/data.txt", "w") as fh:
+            fh.write("written")
+        """,
+    )
+    result = run_python(ws, rel)
+    assert result.exit_code == 0, result.stderr_tail
+    out = ws / "out" / "data.txt"
+    assert out.read_text() == "written"
+    assert out.stat().st_uid == os.getuid()
+    assert not (ws / "__pycache__").exists()
+
+
+def test_environment_is_clean(ws: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOCALCREW_TEST_API_KEY", "s3cret")
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
+    rel = write(ws, "env.py", "import json, os\nprint(json.dumps(dict(os.environ)))\n")
+    result = run_python(ws, rel)
+    env = json.loads(result.stdout_tail)
+    assert "s3cret" not in result.stdout_tail
+    assert not any("proxy" in key.lower() for key in env)
+    assert env["PYTHONDONTWRITEBYTECODE"] == "1"
+    assert env["HOME"] != os.environ.get("HOME")
+    assert not Path(env["HOME"]).exists()  # the temporary home is removed afterwards
+    assert set(env) <= {
+        "PATH",
+        "HOME",
+        "TMPDIR",
+        "LANG",
+        "PYTHONDONTWRITEBYTECODE",
+        "PYTHONUNBUFFERED",
+        "PYTHONIOENCODING",
+        "LC_CTYPE",
+    }
+
+
+def test_paths_are_confined(ws: Path, tmp_path: Path) -> None:
+    (tmp_path / "evil.py").write_text("print('escaped')\n")
+    with pytest.raises(WorkspaceError, match=r"\.\."):
+        run_python(ws, "../evil.py")
+    with pytest.raises(WorkspaceError, match="absolute"):
+        run_python(ws, str(tmp_path / "evil.py"))
+    with pytest.raises(WorkspaceError, match="does not exist"):
+        run_python(ws, "missing.py")
+    os.symlink(tmp_path / "evil.py", ws / "link.py")
+    with pytest.raises(WorkspaceError, match="outside"):
+        run_python(ws, "link.py")
+    with pytest.raises(WorkspaceError, match=r"\.\."):
+        run_pytest(ws, "..")
+
+
+@linux_only
+def test_time_limit_kills_whole_tree_even_setsid_children(ws: Path, marker: str) -> None:
+    rel = write(
+        ws,
+        "hang.py",
+        """
+        import subprocess, sys
+        # A grandchild that escapes the process group, as a daemon would.
+        subprocess.Popen([sys.executable, "-c",
+            "import time; open('child_started', 'w').close(); time.sleep(300)", sys.argv[1]],
+            start_new_session=True)
+        while True:
+            pass
+        """,
+    )
+    started = time.monotonic()
+    result = run_python(ws, rel, [marker], RunLimits(wall_s=2))
+    elapsed = time.monotonic() - started
+    assert result.limit_hit == "time"
+    assert result.exit_code is None
+    assert 2.0 <= result.duration_s < 3.0
+    assert elapsed < 4.0
+    assert (ws / "child_started").exists()  # the escaping child really ran...
+    assert survivors(marker) == []  # ...and is gone
+
+
+@linux_only
+def test_daemon_left_behind_after_normal_exit_is_killed(ws: Path, marker: str) -> None:
+    rel = write(
+        ws,
+        "daemon.py",
+        """
+        import subprocess, sys, time
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", sys.argv[1]],
+                         start_new_session=True, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+        time.sleep(0.3)
+        print("parent done")
+        """,
+    )
+    result = run_python(ws, rel, [marker], RunLimits(wall_s=5))
+    assert result.exit_code == 0
+    assert result.stdout_tail == "parent done\n"
+    assert survivors(marker) == []
+
+
+@linux_only
+def test_memory_bomb_hits_memory_limit_and_parent_is_unaffected(ws: Path) -> None:
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    rel = write(
+        ws,
+        "bomb.py",
+        """
+        hog = []
+        while True:
+            hog.append(bytearray(20_000_000))
+        """,
+    )
+    result = run_python(ws, rel, limits=RunLimits(wall_s=5, memory_mb=256))
+    assert result.limit_hit == "memory"
+    assert result.exit_code == 1
+    assert "MemoryError" in result.stderr_tail
+    assert resource.getrlimit(resource.RLIMIT_AS) == before
+    big = bytearray(400_000_000)  # more than the sandbox was allowed
+    assert len(big) == 400_000_000
+
+
+@linux_only
+def test_fork_bomb_is_contained(ws: Path, marker: str) -> None:
+    caps = sandbox_capabilities()
+    if caps.process_limit is None:
+        pytest.skip(f"no process limit on this machine: {caps.notes}")
+    rel = write(
+        ws,
+        "forkbomb.py",
+        """
+        import os
+        while True:
+            os.fork()
+        """,
+    )
+    result = run_python(ws, rel, [marker], RunLimits(wall_s=5, max_processes=16))
+    assert result.limit_hit == "processes"
+    assert result.duration_s < 5
+    assert survivors(marker) == []
+    ok = subprocess.run([sys.executable, "-c", "print('machine fine')"], capture_output=True)
+    assert ok.stdout == b"machine fine\n"
+
+
+@linux_only
+def test_process_limit_counts_only_the_sandbox(ws: Path, marker: str) -> None:
+    caps = sandbox_capabilities()
+    if caps.process_limit is None:
+        pytest.skip(f"no process limit on this machine: {caps.notes}")
+    rel = write(
+        ws,
+        "count.py",
+        """
+        import os, sys, time
+        n = 0
+        while n < 500:
+            try:
+                pid = os.fork()
+            except OSError:
+                break
+            if pid == 0:
+                time.sleep(60)
+                os._exit(0)
+            n += 1
+        print(n, flush=True)
+        os.fork()  # fails again, visibly
+        """,
+    )
+    result = run_python(ws, rel, [marker], RunLimits(wall_s=10, max_processes=8))
+    assert result.limit_hit == "processes"
+    # The program itself plus its children stay within 8 tasks, whatever else runs as us.
+    assert 1 <= int(result.stdout_tail) <= 7
+    assert survivors(marker) == []
+
+
+@linux_only
+def test_output_flood_is_cut_and_tails_bounded(ws: Path) -> None:
+    rel = write(
+        ws,
+        "spam.py",
+        """
+        import sys
+        while True:
+            print("x" * 1000)
+            print("e" * 100, file=sys.stderr)
+        """,
+    )
+    result = run_python(ws, rel, limits=RunLimits(wall_s=5, output_bytes=20_000))
+    assert result.limit_hit == "output"
+    assert result.exit_code is None
+    assert result.duration_s < 2
+    assert len(result.stdout_tail) <= 20_000 + 100
+    assert len(result.stderr_tail) <= 20_000 + 100
+    assert "x" * 1000 in result.stdout_tail
+
+
+@linux_only
+def test_network_is_isolated_and_reported_truthfully(ws: Path) -> None:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    port = listener.getsockname()[1]
+    rel = write(
+        ws,
+        "net.py",
+        """
+        import socket, sys
+        try:
+            socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2).close()
+            print("connected")
+        except OSError as exc:
+            print("failed", exc)
+        # The sandbox's own loopback still works, for programs that test their servers.
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        socket.create_connection(server.getsockname(), timeout=2).close()
+        print("own loopback ok")
+        """,
+    )
+    try:
+        isolated = run_python(ws, rel, [str(port)], RunLimits(wall_s=5))
+        control = run_python(ws, rel, [str(port)], RunLimits(wall_s=5, network=True))
+    finally:
+        listener.close()
+    assert control.stdout_tail.startswith("connected")  # the test's listener is reachable...
+    assert control.network_isolated is False
+    if not sandbox_capabilities().network_isolation:
+        assert isolated.network_isolated is False
+        pytest.skip("no network namespace on this machine")
+    assert isolated.stdout_tail.startswith("failed")  # ...but not from inside the sandbox
+    assert "own loopback ok" in isolated.stdout_tail
+    assert isolated.network_isolated is True
+
+
+def test_pytest_passing_and_failing(ws: Path) -> None:
+    write(ws, "calc.py", "def add(a, b):\n    return a + b\n")
+    write(
+        ws,
+        "tests/test_ok.py",
+        "from calc import add\n\ndef test_add():\n    assert add(2, 2) == 4\n",
+    )
+    passing = run_pytest(ws, "tests/test_ok.py", RunLimits(wall_s=30))
+    assert passing.exit_code == 0, passing.stdout_tail + passing.stderr_tail
+    assert "1 passed" in passing.stdout_tail
+    write(ws, "tests/test_bad.py", "def test_bad():\n    assert 1 + 1 == 3\n")
+    failing = run_pytest(ws, limits=RunLimits(wall_s=30))
+    assert failing.exit_code == 1
+    assert "1 failed, 1 passed" in failing.stdout_tail
+    assert failing.command[-1] == "."
+    assert not (ws / ".pytest_cache").exists()
+    assert not (ws / "tests" / "__pycache__").exists()
+
+
+@linux_only
+def test_ide_crash_takes_the_sandbox_down(ws: Path, marker: str) -> None:
+    write(ws, "hang.py", "import time\nopen('running', 'w').close()\nwhile True: time.sleep(1)\n")
+    ide = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from pathlib import Path; from tools.sandbox import run_python, RunLimits;"
+            "run_python(Path(sys.argv[1]), 'hang.py', [sys.argv[2]], RunLimits(wall_s=60))",
+            str(ws),
+            marker,
+        ],
+        cwd=REPO,
+    )
+    deadline = time.monotonic() + 10
+    while not (ws / "running").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (ws / "running").exists()
+    assert survivors(marker, wait_s=0)  # it is running now
+    ide.send_signal(signal.SIGKILL)
+    ide.wait()
+    assert survivors(marker, wait_s=2) == []
+
+
+@linux_only
+def test_capabilities_match_what_runs_report(ws: Path) -> None:
+    caps = sandbox_capabilities()
+    assert caps.time_limit and caps.output_limit and caps.memory_limit
+    rel = write(ws, "p.py", "pass\n")
+    enforced = run_python(ws, rel).enforced
+    assert ("network:netns" in enforced) == caps.network_isolation
+    assert any(e == f"processes:{caps.process_limit}" for e in enforced) or not caps.process_limit
+    assert f"tree:{caps.tree_kill}" in enforced
+    if userns_available() and os.geteuid() != 0:
+        assert caps.process_limit == "rlimit-nproc-in-userns"
+        assert caps.tree_kill == "pid-namespace"
+
+
+NOBODY = 65534
+SYSTEM_PYTHON = shutil.which("python3", path="/usr/bin:/bin")
+
+
+@linux_only
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become an unprivileged user")
+@pytest.mark.skipif(SYSTEM_PYTHON is None, reason="needs a system python3 for the other user")
+def test_unprivileged_user_gets_userns_limits(marker: str) -> None:
+    """The desktop case: a normal user, where RLIMIT_NPROC would count all their processes."""
+    base = Path(tempfile.mkdtemp(prefix="lc-unpriv-"))
+    try:
+        pkg = base / "pkg" / "tools"
+        pkg.mkdir(parents=True)
+        for name in ("__init__.py", "sandbox.py", "workspace_files.py"):
+            shutil.copy(REPO / "tools" / name, pkg / name)
+        ws = base / "ws"
+        ws.mkdir()
+        write(ws, "bomb.py", "import os\nopen('made_by_me', 'w').close()\nwhile True: os.fork()\n")
+        for path in [base, *base.rglob("*")]:
+            os.chown(path, NOBODY, NOBODY)
+        script = textwrap.dedent(
+            """
+            import json, sys
+            sys.path.insert(0, sys.argv[1])
+            from pathlib import Path
+            from tools.sandbox import RunLimits, run_python
+            r = run_python(Path(sys.argv[2]), "bomb.py", [sys.argv[3]],
+                           RunLimits(wall_s=5, max_processes=16))
+            print(json.dumps({"limit": r.limit_hit, "enforced": r.enforced,
+                              "net": r.network_isolated}))
+            """
+        )
+        done = subprocess.run(
+            [SYSTEM_PYTHON, "-c", script, str(base / "pkg"), str(ws), marker],
+            user=NOBODY,
+            group=NOBODY,
+            extra_groups=[],
+            cwd=base,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        if not userns_available():
+            assert "processes:rlimit-nproc-in-userns" not in report["enforced"]
+            pytest.skip("user namespaces disabled here")
+        assert report["limit"] == "processes"
+        assert "processes:rlimit-nproc-in-userns" in report["enforced"]
+        assert "tree:pid-namespace" in report["enforced"]
+        assert report["net"] is True
+        assert (ws / "made_by_me").stat().st_uid == NOBODY
+        assert survivors(marker) == []
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
