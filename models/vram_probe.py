@@ -6,7 +6,6 @@ No driver or no library is the CPU path: it is reported as state "no_driver", ne
 from __future__ import annotations
 
 import contextlib
-
 from dataclasses import asdict, dataclass, field
 from types import ModuleType
 from typing import Any
