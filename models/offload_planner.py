@@ -221,11 +221,20 @@ def plan_offload(
             "a smaller context, or free memory"
         )
     plan = OffloadPlan(
-        n_gpu_layers=chosen, max_layers=max_layers, n_ctx=settings.n_ctx, kv_type=settings.kv_type,
-        flash_attn=settings.flash_attn, device=device, free_vram_bytes=free, terms=terms,
-        gpu_bytes_needed=gpu_total, cpu_bytes_needed=cpu_total, explanation=explanation,
-        overridden=overridden, warnings=warnings,
-    )  # fmt: skip
+        n_gpu_layers=chosen,
+        max_layers=max_layers,
+        n_ctx=settings.n_ctx,
+        kv_type=settings.kv_type,
+        flash_attn=settings.flash_attn,
+        device=device,
+        free_vram_bytes=free,
+        terms=terms,
+        gpu_bytes_needed=gpu_total,
+        cpu_bytes_needed=cpu_total,
+        explanation=explanation,
+        overridden=overridden,
+        warnings=warnings,
+    )
     if with_alternatives and device is not None and not overridden:
         plan.alternatives = _alternatives(info, gpus, settings, plan)
     return plan
@@ -273,14 +282,16 @@ def _alternatives(
     result = []
     for option in options:
         plan = plan_offload(info, gpus, option, with_alternatives=False)
-        result.append({
-            "n_ctx": option.n_ctx,
-            "kv_type": option.kv_type,
-            "n_gpu_layers": plan.n_gpu_layers,
-            "extra_layers": plan.n_gpu_layers - base.n_gpu_layers,
-            "kv_cache_total": plan.terms["kv_cache_total"],
-            "saves_bytes": base.terms["kv_cache_total"] - plan.terms["kv_cache_total"],
-        })  # fmt: skip
+        result.append(
+            {
+                "n_ctx": option.n_ctx,
+                "kv_type": option.kv_type,
+                "n_gpu_layers": plan.n_gpu_layers,
+                "extra_layers": plan.n_gpu_layers - base.n_gpu_layers,
+                "kv_cache_total": plan.terms["kv_cache_total"],
+                "saves_bytes": base.terms["kv_cache_total"] - plan.terms["kv_cache_total"],
+            }
+        )
     return result
 
 

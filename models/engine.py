@@ -1,0 +1,343 @@
+"""One resident GGUF model behind a lock: load with an offload plan, stream chat completions.
+
+The prompt is rendered with the model's own chat template and tokenized here, so every call knows
+exactly how many prompt tokens it sent; a counting `eval` tells how many llama.cpp really
+processed. llama-cpp-python keeps the previous call's tokens in its KV cache and only evaluates
+what differs, which is what makes a follow-up turn cheap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from models.gguf_reader import GGUFError, GGUFInfo, read_gguf
+from models.memory import available_ram_bytes
+from models.offload_planner import OffloadPlan, PlanSettings, plan_offload
+from models.vram_probe import GpuState, probe_gpus
+
+log = logging.getLogger(__name__)
+
+Message = dict[str, str]
+
+
+class EngineError(RuntimeError):
+    """Something the user can act on; the message says what."""
+
+
+class ModelLoadError(EngineError):
+    pass
+
+
+class ContextOverflowError(EngineError):
+    """The prompt does not fit the context window (message keeps llama.cpp's phrasing)."""
+
+
+class GenerationCancelled(EngineError):
+    pass
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    n_ctx: int = 4096
+    kv_type: str = "f16"
+    n_gpu_layers: int | None = None  # None: let the planner choose
+    n_threads: int | None = None
+    n_batch: int = 512
+    seed: int = 42
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    temperature: float = 0.2
+    top_p: float = 0.95
+    top_k: int = 40
+    min_p: float = 0.05
+    repeat_penalty: float = 1.1
+    max_tokens: int = 512
+    seed: int = 42
+    stop: tuple[str, ...] = ()
+
+
+@dataclass
+class CallStats:
+    prompt_tokens: int = 0  # sent
+    prompt_tokens_evaluated: int = 0  # actually processed (the rest came from the KV cache)
+    completion_tokens: int = 0
+    time_to_first_token_s: float = 0.0
+    total_s: float = 0.0
+    decode_tokens_per_s: float = 0.0
+    finish_reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class LoadReport:
+    path: Path
+    plan: OffloadPlan
+    load_s: float
+    n_gpu_layers: int  # what was really used (retries can lower it)
+    gpu_offload_supported: bool
+    messages: list[str] = field(default_factory=list)
+
+
+LlamaFactory = Callable[..., Any]
+
+
+def _metered_llama_class() -> type:
+    """A Llama that counts the tokens each eval processes (deferred import: llama_cpp is heavy)."""
+    from llama_cpp import Llama
+
+    class MeteredLlama(Llama):
+        eval_sizes: list[int]
+
+        def eval(self, tokens: Any) -> None:  # noqa: A003 - overriding llama_cpp's name
+            self.eval_sizes.append(len(tokens))
+            super().eval(tokens)
+
+    return MeteredLlama
+
+
+def llama_supports_gpu() -> bool:
+    import llama_cpp
+
+    return bool(llama_cpp.llama_supports_gpu_offload())
+
+
+def _is_oom(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return any(word in text for word in ("out of memory", "failed to load", "failed to create", "alloc"))
+
+
+class Engine:
+    """Load once, then serve streaming chat calls one at a time."""
+
+    def __init__(
+        self,
+        model_path: str | Path,
+        settings: EngineSettings = EngineSettings(),
+        *,
+        gpu_probe: Callable[[], GpuState] = probe_gpus,
+        llama_factory: LlamaFactory | None = None,
+    ) -> None:
+        self.model_path = Path(model_path)
+        self.settings = settings
+        self._gpu_probe = gpu_probe
+        self._llama_factory = llama_factory
+        self._lock = threading.Lock()
+        self._llm: Any = None
+        self._formatter: Any = None
+        self.info: GGUFInfo | None = None
+        self.load_report: LoadReport | None = None
+        self.last_stats: CallStats | None = None
+
+    # ---------- loading ----------
+    def inspect(self) -> GGUFInfo:
+        try:
+            self.info = read_gguf(self.model_path)
+        except GGUFError as exc:
+            raise ModelLoadError(str(exc)) from exc
+        if self.info.block_count <= 0:
+            raise ModelLoadError(f"{self.model_path}: the GGUF has no transformer blocks; not a chat model")
+        return self.info
+
+    def plan(self, gpus: GpuState | None = None) -> OffloadPlan:
+        info = self.info or self.inspect()
+        plan_settings = PlanSettings(
+            n_ctx=self.settings.n_ctx,
+            kv_type=self.settings.kv_type,
+            n_ubatch=self.settings.n_batch,
+            n_gpu_layers_override=self.settings.n_gpu_layers,
+        )
+        return plan_offload(info, gpus or self._gpu_probe(), plan_settings, available_ram_bytes())
+
+    def load(self, on_message: Callable[[str], None] | None = None) -> LoadReport:
+        """Plan with VRAM read right now, check system memory, load; on OOM retry with fewer layers."""
+        say = on_message or (lambda text: log.info("%s", text))
+        info = self.inspect()
+        plan = self.plan()  # re-reads free VRAM just before loading
+        if plan.warnings and any("system memory" in w for w in plan.warnings):
+            raise ModelLoadError(f"{info.name} does not fit: {plan.warnings[-1]}")
+        messages = [plan.explanation[-1]]
+        say(messages[0])
+        layers = plan.n_gpu_layers
+        started = time.perf_counter()
+        while True:
+            try:
+                self._llm = self._construct(layers, plan)
+                break
+            except (ValueError, RuntimeError, MemoryError) as exc:
+                if layers <= 0 or not _is_oom(exc):
+                    raise ModelLoadError(f"Could not load {self.model_path.name}: {exc}") from exc
+                fewer = max(0, layers - max(1, layers // 4))
+                note = f"Loading with {layers} GPU layers ran out of memory; retrying with {fewer}."
+                messages.append(note)
+                say(note)
+                layers = fewer
+        self._formatter = self._chat_formatter()
+        self.load_report = LoadReport(
+            path=self.model_path,
+            plan=plan,
+            load_s=time.perf_counter() - started,
+            n_gpu_layers=layers,
+            gpu_offload_supported=llama_supports_gpu(),
+            messages=messages,
+        )
+        return self.load_report
+
+    def _construct(self, n_gpu_layers: int, plan: OffloadPlan) -> Any:
+        import llama_cpp
+
+        kv_types = {"f16": llama_cpp.GGML_TYPE_F16, "q8_0": llama_cpp.GGML_TYPE_Q8_0,
+                    "q4_0": llama_cpp.GGML_TYPE_Q4_0}  # fmt: skip
+        factory = self._llama_factory or _metered_llama_class()
+        llm = factory(
+            model_path=str(self.model_path),
+            n_ctx=self.settings.n_ctx,
+            n_batch=self.settings.n_batch,
+            n_ubatch=self.settings.n_batch,
+            n_gpu_layers=n_gpu_layers,
+            n_threads=self.settings.n_threads,
+            seed=self.settings.seed,
+            type_k=kv_types[self.settings.kv_type],
+            type_v=kv_types[self.settings.kv_type],
+            flash_attn=plan.flash_attn,
+            verbose=False,
+        )
+        if not hasattr(llm, "eval_sizes"):
+            llm.eval_sizes = []
+        return llm
+
+    def _chat_formatter(self) -> Any:
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        template = self._llm.metadata.get("tokenizer.chat_template")
+        if not template:
+            raise ModelLoadError(f"{self.model_path.name} has no chat template; it is not a chat model")
+        eos_id, bos_id = self._llm.token_eos(), self._llm.token_bos()
+        text_of = self._llm._model.token_get_text  # noqa: SLF001 - same call llama_cpp makes
+        return Jinja2ChatFormatter(
+            template=template,
+            eos_token=text_of(eos_id) if eos_id != -1 else "",
+            bos_token=text_of(bos_id) if bos_id != -1 else "",
+            stop_token_ids=[eos_id],
+        )
+
+    @property
+    def loaded(self) -> bool:
+        return self._llm is not None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._llm is not None:
+                with contextlib.suppress(Exception):
+                    self._llm.close()
+                self._llm = None
+
+    # ---------- generation ----------
+    def tokenize_chat(self, messages: list[Message]) -> tuple[list[int], list[str]]:
+        """The exact prompt tokens for these messages, and the template's own stop strings."""
+        self._require_loaded()
+        rendered = self._formatter(messages=messages)
+        tokens = self._llm.tokenize(
+            rendered.prompt.encode("utf-8"), add_bos=not rendered.added_special, special=True
+        )
+        stops = rendered.stop if isinstance(rendered.stop, list) else [rendered.stop] if rendered.stop else []
+        return tokens, [s for s in stops if s]
+
+    def stream_chat(
+        self,
+        messages: list[Message],
+        gen: GenerationSettings = GenerationSettings(),
+        cancel: threading.Event | None = None,
+        grammar: Any = None,
+    ) -> Iterator[str]:
+        """Yield text pieces as they are generated; `last_stats` is set when the stream ends.
+
+        Calls are serialized: a second caller waits here until the first stream finishes.
+        """
+        self._require_loaded()
+        with self._lock:
+            yield from self._stream_locked(messages, gen, cancel, grammar)
+
+    def chat(
+        self,
+        messages: list[Message],
+        gen: GenerationSettings = GenerationSettings(),
+        cancel: threading.Event | None = None,
+        grammar: Any = None,
+    ) -> tuple[str, CallStats]:
+        text = "".join(self.stream_chat(messages, gen, cancel, grammar))
+        assert self.last_stats is not None
+        return text, self.last_stats
+
+    def _stream_locked(
+        self, messages: list[Message], gen: GenerationSettings, cancel: threading.Event | None, grammar: Any
+    ) -> Iterator[str]:
+        llm = self._llm
+        tokens, template_stops = self.tokenize_chat(messages)
+        n_ctx = llm.n_ctx()
+        if len(tokens) >= n_ctx:
+            raise ContextOverflowError(f"Requested tokens ({len(tokens)}) exceed context window of {n_ctx}")
+        stats = CallStats(prompt_tokens=len(tokens))
+        self.last_stats = stats
+        llm.eval_sizes = []
+        started = time.perf_counter()
+        first_at: float | None = None
+        stream = llm.create_completion(
+            prompt=tokens,
+            stream=True,
+            max_tokens=min(gen.max_tokens, n_ctx - len(tokens)),
+            temperature=gen.temperature,
+            top_p=gen.top_p,
+            top_k=gen.top_k,
+            min_p=gen.min_p,
+            repeat_penalty=gen.repeat_penalty,
+            seed=gen.seed,
+            stop=list(gen.stop) + template_stops,
+            grammar=grammar,
+        )
+        try:
+            for chunk in stream:
+                if cancel is not None and cancel.is_set():
+                    stats.finish_reason = "cancelled"
+                    break
+                choice = chunk["choices"][0]
+                text = choice.get("text") or ""
+                if choice.get("finish_reason"):
+                    stats.finish_reason = choice["finish_reason"]
+                if text:
+                    if first_at is None:
+                        first_at = time.perf_counter()
+                    yield text
+        except ValueError as exc:
+            if "exceed context window" in str(exc):
+                raise ContextOverflowError(str(exc)) from exc
+            raise
+        finally:
+            with contextlib.suppress(Exception):
+                stream.close()  # stops llama.cpp generating if the consumer left early
+            self._finish_stats(stats, started, first_at, llm.eval_sizes)
+
+    @staticmethod
+    def _finish_stats(stats: CallStats, started: float, first_at: float | None, evals: list[int]) -> None:
+        ended = time.perf_counter()
+        stats.total_s = ended - started
+        stats.prompt_tokens_evaluated = evals[0] if evals else 0
+        decode_steps = max(len(evals) - 1, 0)  # one eval per generated token after the first
+        stats.completion_tokens = decode_steps + (1 if first_at is not None else 0)
+        stats.time_to_first_token_s = (first_at or ended) - started
+        decode_time = ended - (first_at or ended)
+        stats.decode_tokens_per_s = decode_steps / decode_time if decode_time > 0 else 0.0
+
+    def _require_loaded(self) -> None:
+        if self._llm is None:
+            raise EngineError("The model is not loaded yet.")

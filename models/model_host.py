@@ -1,0 +1,80 @@
+"""Hold the one resident engine and load it in the background, so a UI can come up at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from models.engine import Engine, EngineError, EngineSettings, LoadReport
+
+
+@dataclass
+class HostStatus:
+    state: str  # "idle" | "loading" | "ready" | "error"
+    message: str
+    report: LoadReport | None = None
+
+
+class ModelHost:
+    """Owns an Engine; `status()` is safe to poll from any thread."""
+
+    def __init__(self, engine_factory: Callable[[], Engine]) -> None:
+        self._engine_factory = engine_factory
+        self._engine: Engine | None = None
+        self._status = HostStatus("idle", "No model loaded yet.")
+        self._ready = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @classmethod
+    def for_path(cls, path_or_error: str | Exception, settings: EngineSettings) -> ModelHost:
+        """A host for a model path, or one that only reports why there is no model."""
+        if isinstance(path_or_error, Exception):
+            host = cls(lambda: Engine("", settings))
+            host._fail(str(path_or_error))
+            return host
+        return cls(lambda: Engine(path_or_error, settings))
+
+    def status(self) -> HostStatus:
+        return self._status
+
+    @property
+    def engine(self) -> Engine | None:
+        return self._engine if self._status.state == "ready" else None
+
+    def start_loading(self) -> None:
+        if self._thread is not None or self._status.state == "error":
+            return
+        self._status = HostStatus("loading", "Loading the model…")
+        self._thread = threading.Thread(target=self._load, name="model-loader", daemon=True)
+        self._thread.start()
+
+    def _load(self) -> None:
+        try:
+            engine = self._engine_factory()
+            report = engine.load(on_message=self._progress)
+        except EngineError as exc:
+            self._fail(str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - the app must stay up whatever llama.cpp raises
+            self._fail(f"Unexpected error while loading the model: {exc!r}")
+            return
+        self._engine = engine
+        where = f"{report.n_gpu_layers} layers on the GPU" if report.n_gpu_layers else "CPU only"
+        name = engine.info.name if engine.info else engine.model_path.name
+        self._status = HostStatus("ready", f"{name} ready ({where}, loaded in {report.load_s:.1f} s)", report)
+        self._ready.set()
+
+    def _progress(self, text: str) -> None:
+        self._status = HostStatus("loading", text)
+
+    def _fail(self, message: str) -> None:
+        self._status = HostStatus("error", message)
+        self._ready.set()
+
+    def wait(self, timeout: float | None = None) -> HostStatus:
+        """Block until the model is ready or failed (or the timeout passes)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        self._ready.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        return self._status

@@ -1,0 +1,77 @@
+"""Start `python app.py` as a user would, in a subprocess, and wait for its page."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def run_app(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "app.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+@dataclass
+class RunningApp:
+    url: str
+    process: subprocess.Popen[str]
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+@contextlib.contextmanager
+def serve_app(*args: str, tmp_path: Path, startup_timeout: float = 60) -> Iterator[RunningApp]:
+    port = free_port()
+    log_path = tmp_path / f"app-{port}.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "app.py", "--no-browser", "--port", str(port), *args],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
+    url = f"http://127.0.0.1:{port}/"
+    app = RunningApp(url, process, log_path)
+    try:
+        deadline = time.monotonic() + startup_timeout
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(f"app exited with {process.returncode}:\n{app.log()}")
+            with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    break
+            if time.monotonic() > deadline:
+                raise AssertionError(f"app did not serve within {startup_timeout} s:\n{app.log()}")
+            time.sleep(0.25)
+        yield app
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()

@@ -1,0 +1,100 @@
+"""`python app.py` as a user runs it: doctor, bad input, and the chat page over the real model."""
+
+import json
+import socket
+import time
+from pathlib import Path
+
+import pytest
+from gradio_client import Client
+
+from tests.app_process import free_port, run_app, serve_app
+
+
+def _last_reply(client: Client, message: str) -> dict:
+    history, _ = client.predict(message, [], api_name="/chat")
+    return history[-1]
+
+
+def _text(message: dict) -> str:
+    content = message["content"]
+    return content if isinstance(content, str) else "".join(block.get("text", "") for block in content)
+
+
+def test_doctor_json_has_every_section() -> None:
+    result = run_app("doctor", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert {"gpu", "llama_cpp", "model", "plan", "embedding_model"} <= report.keys()
+    assert report["gpu"]["state"] == "no_driver" and report["gpu"]["devices"] == []
+    assert report["llama_cpp"]["version"] == "0.3.36" and report["llama_cpp"]["gpu_offload"] is False
+    assert report["model"]["architecture"] == "llama" and report["model"]["layers"] == 30
+    assert report["model"]["quantization"] == "Q4_1"
+    plan = report["plan"]
+    assert plan["n_gpu_layers"] == 0 and plan["n_ctx"] == 4096 and plan["kv_type"] == "f16"
+    for term in ("output_head", "block_weights_total", "kv_cache_total", "compute_buffer_full", "cpu_total"):
+        assert plan["terms"][term] > 0
+    assert report["embedding_model"]["found"] is True
+
+
+def test_doctor_text_and_options() -> None:
+    result = run_app("doctor", "--n-ctx", "8192", "--kv-cache-type", "q8_0")
+    assert result.returncode == 0
+    assert "KV cache (q8_0, n_ctx 8192)" in result.stdout and "CPU" in result.stdout
+
+
+def test_doctor_reports_a_bad_model_without_crashing(tmp_path: Path) -> None:
+    bogus = tmp_path / "x.gguf"
+    bogus.write_bytes(b"\0" * 100)
+    report = json.loads(run_app("doctor", "--json", "--model", str(bogus)).stdout)
+    assert "not a GGUF" in report["model"]["error"] and report["plan"] is None
+
+
+def test_port_in_use_is_one_clear_message() -> None:
+    port = free_port()
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", port))
+        busy.listen()
+        started = time.monotonic()
+        result = run_app("--no-browser", "--port", str(port), timeout=30)
+    assert result.returncode == 2
+    assert f"Port {port} on 127.0.0.1 is already in use" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert time.monotonic() - started < 20
+
+
+def test_refuses_network_host_without_credentials() -> None:
+    result = run_app("--no-browser", "--host", "0.0.0.0", "--port", str(free_port()), timeout=30)
+    assert result.returncode == 2 and "without credentials" in result.stderr
+
+
+def test_malformed_auth_is_refused() -> None:
+    result = run_app("--no-browser", "--auth", "justuser", "--port", str(free_port()), timeout=30)
+    assert result.returncode == 2 and "USER:PASSWORD" in result.stderr
+
+
+@pytest.mark.parametrize("case", ["missing", "not_gguf"])
+def test_bad_model_is_reported_on_cli_and_page(tmp_path: Path, case: str) -> None:
+    model = tmp_path / "model.gguf"
+    if case == "not_gguf":
+        model.write_text("not a model\n" * 50)
+    expected = "not found" if case == "missing" else "not a GGUF"
+    with serve_app("--model", str(model), tmp_path=tmp_path) as app:
+        reply = _last_reply(Client(app.url, verbose=False), "hello")
+        assert expected in _text(reply)
+        deadline = time.monotonic() + 10
+        while expected not in app.log() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert "error: " in app.log() and expected in app.log()
+        assert app.process.poll() is None  # still up
+
+
+def test_chat_page_streams_from_the_real_model(tmp_path: Path) -> None:
+    with serve_app(tmp_path=tmp_path) as app:
+        client = Client(app.url, verbose=False)
+        job = client.submit("Write a Python function that returns the square of x.", [], api_name="/chat")
+        updates = list(job)
+        history, _ = job.result()
+        assert len(updates) > 3  # streamed, not one final answer
+        assert _text(history[-1]).strip()
+        assert "tok/s" in history[-1]["metadata"]["title"]

@@ -1,0 +1,168 @@
+"""The engine on the real bundled model: streaming, stats, prefix reuse, limits, serialization."""
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from models.engine import (
+    ContextOverflowError,
+    Engine,
+    EngineError,
+    EngineSettings,
+    GenerationSettings,
+    ModelLoadError,
+    _metered_llama_class,
+)
+from tests.fake_nvml import gpu_state
+from tests.gguf_builder import llama_like
+
+GREEDY = GenerationSettings(temperature=0.0, seed=7, max_tokens=48)
+ASK = [
+    {"role": "system", "content": "You are a helpful coding assistant."},
+    {"role": "user", "content": "Write a Python function that adds two numbers."},
+]
+
+
+@pytest.fixture(scope="module")
+def engine(bundled_model: Path) -> Engine:
+    engine = Engine(bundled_model, EngineSettings(n_ctx=2048))
+    engine.load()
+    yield engine
+    engine.close()
+
+
+def test_streams_pieces_and_reports_stats(engine: Engine) -> None:
+    pieces = list(engine.stream_chat(ASK, GREEDY))
+    stats = engine.last_stats
+    assert len(pieces) > 3 and "".join(pieces).strip()
+    assert stats.prompt_tokens == len(engine.tokenize_chat(ASK)[0])
+    assert 0 < stats.completion_tokens <= GREEDY.max_tokens
+    assert 0 < stats.time_to_first_token_s < stats.total_s
+    assert stats.decode_tokens_per_s > 0
+    assert stats.finish_reason in {"stop", "length"}
+
+
+def test_greedy_output_is_reproducible(bundled_model: Path, engine: Engine) -> None:
+    first, _ = engine.chat(ASK, GREEDY)
+    other = Engine(bundled_model, EngineSettings(n_ctx=2048))
+    other.load()
+    try:
+        second, _ = other.chat(ASK, GREEDY)
+    finally:
+        other.close()
+    assert first == second
+
+
+def test_follow_up_turn_reuses_the_kv_cache(engine: Engine) -> None:
+    reply, first = engine.chat(ASK, GREEDY)
+    assert first.prompt_tokens_evaluated >= 1
+    turn2 = ASK + [{"role": "assistant", "content": reply}, {"role": "user", "content": "Add type hints."}]
+    _, second = engine.chat(turn2, GREEDY)
+    assert second.prompt_tokens > first.prompt_tokens
+    # Only the new turn (and the template tokens around it) is processed again.
+    assert second.prompt_tokens_evaluated < 0.5 * second.prompt_tokens
+
+
+def test_stop_words_end_generation(engine: Engine) -> None:
+    text, _ = engine.chat(ASK, GenerationSettings(temperature=0.0, max_tokens=64, stop=("\n",)))
+    assert "\n" not in text
+
+
+def test_max_tokens_is_honoured(engine: Engine) -> None:
+    _, stats = engine.chat(ASK, GenerationSettings(temperature=0.0, max_tokens=5))
+    assert stats.completion_tokens <= 5
+    assert stats.finish_reason == "length"
+
+
+def test_cancel_stops_within_a_token(engine: Engine) -> None:
+    cancel = threading.Event()
+    pieces = []
+    for piece in engine.stream_chat(ASK, GenerationSettings(temperature=0.0, max_tokens=200), cancel):
+        pieces.append(piece)
+        cancel.set()
+    assert len(pieces) == 1
+    assert engine.last_stats.finish_reason == "cancelled"
+
+
+def test_calls_are_serialized(engine: Engine) -> None:
+    spans: dict[str, tuple[float, float]] = {}
+
+    def run(name: str) -> None:
+        start = None
+        for _ in engine.stream_chat(ASK, GenerationSettings(temperature=0.0, max_tokens=16)):
+            start = start or time.perf_counter()
+        spans[name] = (start, time.perf_counter())
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in ("a", "b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    (a0, a1), (b0, b1) = spans["a"], spans["b"]
+    assert a1 <= b0 or b1 <= a0  # one stream finished before the other produced a token
+
+
+def test_context_overflow_is_a_clear_error(bundled_model: Path) -> None:
+    small = Engine(bundled_model, EngineSettings(n_ctx=128))
+    small.load()
+    try:
+        long = [{"role": "user", "content": "word " * 400}]
+        with pytest.raises(ContextOverflowError, match=r"Requested tokens \(\d+\) exceed context window of"):
+            small.chat(long, GREEDY)
+        text, _ = small.chat([{"role": "user", "content": "hi"}], GenerationSettings(max_tokens=4))
+        assert isinstance(text, str)  # still usable after the error
+    finally:
+        small.close()
+
+
+def test_out_of_memory_load_retries_with_fewer_layers(bundled_model: Path) -> None:
+    """A GPU that runs out of memory above 10 layers (simulated at the loader: no GPU here)."""
+    metered = _metered_llama_class()
+    attempts: list[int] = []
+
+    def loader(**kwargs):
+        attempts.append(kwargs["n_gpu_layers"])
+        if kwargs["n_gpu_layers"] > 10:
+            raise ValueError("Failed to load model from file: CUDA out of memory")
+        return metered(**kwargs)
+
+    engine = Engine(
+        bundled_model,
+        EngineSettings(n_ctx=512),
+        gpu_probe=lambda: gpu_state(free=8 * 2**30),
+        llama_factory=loader,
+    )
+    messages: list[str] = []
+    report = engine.load(on_message=messages.append)
+    try:
+        assert attempts[0] == 31 and report.plan.n_gpu_layers == 31
+        assert report.n_gpu_layers == attempts[-1] <= 10
+        assert attempts == sorted(attempts, reverse=True) and len(attempts) > 1
+        assert any("retrying with" in m for m in report.messages)
+        assert engine.chat(ASK, GenerationSettings(max_tokens=4))[0] is not None
+    finally:
+        engine.close()
+
+
+def test_not_loaded_is_an_error(bundled_model: Path) -> None:
+    with pytest.raises(EngineError, match="not loaded"):
+        list(Engine(bundled_model).stream_chat(ASK))
+
+
+@pytest.mark.parametrize("case", ["missing", "text", "truncated", "too_big"])
+def test_bad_model_files_fail_cleanly(tmp_path: Path, case: str) -> None:
+    if case == "missing":
+        path, expected = tmp_path / "nope.gguf", "not found"
+    elif case == "text":
+        path, expected = tmp_path / "m.gguf", "not a GGUF"
+        path.write_text("hello" * 100)
+    elif case == "truncated":
+        path, expected = llama_like(tmp_path / "m.gguf", truncate_by=4096), "truncated"
+    else:  # claims ~60 GiB of F32 weights (sparse on disk): more than this machine's memory
+        path, expected = llama_like(tmp_path / "m.gguf", n_layer=8, n_embd=16384, n_ff=65536), "does not fit"
+    started = time.perf_counter()
+    with pytest.raises(ModelLoadError, match=expected):
+        Engine(path).load()
+    assert time.perf_counter() - started < 5
