@@ -21,8 +21,8 @@ import pytest
 from tools.sandbox import RunLimits, run_pytest, run_python, sandbox_capabilities
 from tools.workspace_files import WorkspaceError
 
-linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux mechanisms")
 REPO = Path(__file__).resolve().parents[1]
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux mechanisms")
 
 
 def write(ws: Path, rel: str, code: str) -> str:
@@ -55,6 +55,29 @@ def userns_available() -> bool:
         return int(Path("/proc/sys/user/max_user_namespaces").read_text()) > 0
     except OSError:
         return False
+
+
+def pids_cgroup_writable() -> bool:
+    v1 = Path("/sys/fs/cgroup/pids")
+    v2 = Path("/sys/fs/cgroup/cgroup.controllers")
+    if v1.is_dir():
+        return os.access(v1, os.W_OK)
+    return v2.exists() and "pids" in v2.read_text().split() and os.access(v2.parent, os.W_OK)
+
+
+IS_LINUX = sys.platform.startswith("linux")
+# What this machine must provide; where it does, a missing mechanism is a failure, not a skip.
+EXPECT_NAMESPACES = IS_LINUX and (os.geteuid() == 0 or userns_available())
+EXPECT_PROCESS_LIMIT = IS_LINUX and (
+    pids_cgroup_writable() if os.geteuid() == 0 else userns_available()
+)
+
+
+def require_process_limit() -> None:
+    caps = sandbox_capabilities()
+    if caps.process_limit is None:
+        assert not EXPECT_PROCESS_LIMIT, f"process limit should work here: {caps.notes}"
+        pytest.skip(f"no process limit on this machine: {caps.notes}")
 
 
 @pytest.fixture
@@ -216,9 +239,7 @@ def test_memory_bomb_hits_memory_limit_and_parent_is_unaffected(ws: Path) -> Non
 
 @linux_only
 def test_fork_bomb_is_contained(ws: Path, marker: str) -> None:
-    caps = sandbox_capabilities()
-    if caps.process_limit is None:
-        pytest.skip(f"no process limit on this machine: {caps.notes}")
+    require_process_limit()
     rel = write(
         ws,
         "forkbomb.py",
@@ -238,9 +259,7 @@ def test_fork_bomb_is_contained(ws: Path, marker: str) -> None:
 
 @linux_only
 def test_process_limit_counts_only_the_sandbox(ws: Path, marker: str) -> None:
-    caps = sandbox_capabilities()
-    if caps.process_limit is None:
-        pytest.skip(f"no process limit on this machine: {caps.notes}")
+    require_process_limit()
     rel = write(
         ws,
         "count.py",
@@ -321,6 +340,7 @@ def test_network_is_isolated_and_reported_truthfully(ws: Path) -> None:
     assert control.network_isolated is False
     if not sandbox_capabilities().network_isolation:
         assert isolated.network_isolated is False
+        assert not EXPECT_NAMESPACES, "network namespace should work here"
         pytest.skip("no network namespace on this machine")
     assert isolated.stdout_tail.startswith("failed")  # ...but not from inside the sandbox
     assert "own loopback ok" in isolated.stdout_tail
@@ -379,9 +399,12 @@ def test_capabilities_match_what_runs_report(ws: Path) -> None:
     assert ("network:netns" in enforced) == caps.network_isolation
     assert any(e == f"processes:{caps.process_limit}" for e in enforced) or not caps.process_limit
     assert f"tree:{caps.tree_kill}" in enforced
-    if userns_available() and os.geteuid() != 0:
-        assert caps.process_limit == "rlimit-nproc-in-userns"
+    if EXPECT_NAMESPACES:
+        assert caps.network_isolation
         assert caps.tree_kill == "pid-namespace"
+    if EXPECT_PROCESS_LIMIT:
+        expected = "cgroup-pids" if os.geteuid() == 0 else "rlimit-nproc-in-userns"
+        assert caps.process_limit == expected
 
 
 NOBODY = 65534
