@@ -1,0 +1,218 @@
+"""Engine benchmark: LocalCrew's engine against a plain llama_cpp.Llama, same model, same process.
+
+    python -m bench.engine [--model ID|PATH] [--rounds 3] [--max-tokens 128] [--json]
+
+Both run the same prompts at temperature 0, alternating which goes first, so background load hits
+both alike. Decode speed is measured the same way for both: streamed pieces after the first,
+divided by the time from the first piece to the last. The multi-turn part replays a 4-turn chat
+through the engine and reports, per turn, prompt tokens llama.cpp evaluated / prompt tokens sent;
+the plain Llama's own counter (llama_perf_context n_p_eval) is shown beside it as a cross-check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import offline  # noqa: F401, I001
+from models.catalog import resolve_model
+from models.engine import Engine, EngineSettings, GenerationSettings
+
+PROMPTS = [
+    "Write a Python function that checks whether a string is a palindrome.",
+    "Explain what a Python list comprehension is, with an example.",
+    "Write a function that returns the n-th Fibonacci number iteratively.",
+    "How do I read a JSON file in Python? Show code.",
+    "Write a class Stack with push, pop and peek methods.",
+    "Write a function that counts the words in a text file.",
+]
+CHAT_TURNS = [
+    "Write a Python function that parses a CSV line into a list of fields.",
+    "Now make it handle quoted fields that contain commas.",
+    "Add type hints and a docstring.",
+    "Write three pytest tests for it.",
+]
+SYSTEM = "You are a helpful coding assistant."
+
+
+@dataclass
+class Sample:
+    pieces: int
+    ttft_s: float
+    decode_s: float
+
+    @property
+    def rate(self) -> float:
+        return (self.pieces - 1) / self.decode_s if self.decode_s > 0 else 0.0
+
+
+def _timed(stream: Any) -> Sample:
+    started = time.perf_counter()
+    first = last = None
+    pieces = 0
+    for text in stream:
+        if not text:
+            continue
+        now = time.perf_counter()
+        first = first or now
+        last = now
+        pieces += 1
+    first = first or time.perf_counter()
+    return Sample(pieces, first - started, (last or first) - first)
+
+
+def _raw_stream(llm: Any, messages: list[dict[str, str]], gen: GenerationSettings) -> Any:
+    for chunk in llm.create_chat_completion(
+        messages=messages,
+        stream=True,
+        temperature=gen.temperature,
+        top_p=gen.top_p,
+        top_k=gen.top_k,
+        min_p=gen.min_p,
+        repeat_penalty=gen.repeat_penalty,
+        max_tokens=gen.max_tokens,
+        seed=gen.seed,
+    ):
+        yield chunk["choices"][0]["delta"].get("content") or ""
+
+
+def _aggregate(samples: list[Sample]) -> dict[str, float]:
+    pieces = sum(s.pieces - 1 for s in samples)
+    seconds = sum(s.decode_s for s in samples)
+    return {
+        "decode_tps": pieces / seconds if seconds else 0.0,
+        "decode_tps_median": statistics.median(s.rate for s in samples),
+        "ttft_s_median": statistics.median(s.ttft_s for s in samples),
+        "tokens": pieces + len(samples),
+    }
+
+
+def _chat_turn_fractions(engine: Engine, raw: Any, gen: GenerationSettings) -> list[dict[str, Any]]:
+    import llama_cpp
+
+    messages = [{"role": "system", "content": SYSTEM}]
+    raw_messages = [{"role": "system", "content": SYSTEM}]
+    turns = []
+    for number, request in enumerate(CHAT_TURNS, start=1):
+        messages.append({"role": "user", "content": request})
+        reply, stats = engine.chat(messages, gen)
+        messages.append({"role": "assistant", "content": reply})
+
+        raw_messages.append({"role": "user", "content": request})
+        llama_cpp.llama_perf_context_reset(raw.ctx)
+        raw_reply = raw.create_chat_completion(
+            messages=raw_messages, temperature=gen.temperature, max_tokens=gen.max_tokens, seed=gen.seed
+        )
+        raw_sent = raw_reply["usage"]["prompt_tokens"]
+        raw_eval = llama_cpp.llama_perf_context(raw.ctx).n_p_eval
+        raw_messages.append({"role": "assistant", "content": raw_reply["choices"][0]["message"]["content"]})
+        turns.append(
+            {
+                "turn": number,
+                "prompt_tokens": stats.prompt_tokens,
+                "evaluated": stats.prompt_tokens_evaluated,
+                "eval_fraction": stats.prompt_tokens_evaluated / stats.prompt_tokens,
+                "raw_prompt_tokens": raw_sent,
+                "raw_evaluated": raw_eval,
+                "raw_eval_fraction": raw_eval / raw_sent if raw_sent else 0.0,
+            }
+        )
+    return turns
+
+
+def run(model: str | None, rounds: int, max_tokens: int, n_ctx: int) -> dict[str, Any]:
+    from llama_cpp import Llama
+
+    path = resolve_model(model)
+    settings = EngineSettings(n_ctx=n_ctx, seed=1234)
+    gen = GenerationSettings(temperature=0.0, max_tokens=max_tokens, seed=1234)
+
+    engine = Engine(path, settings)
+    report = engine.load()
+    started = time.perf_counter()
+    raw = Llama(
+        model_path=str(path),
+        n_ctx=n_ctx,
+        n_batch=settings.n_batch,
+        n_ubatch=settings.n_batch,
+        n_gpu_layers=report.n_gpu_layers,
+        seed=settings.seed,
+        verbose=False,
+    )
+    raw_load_s = time.perf_counter() - started
+
+    ours: list[Sample] = []
+    theirs: list[Sample] = []
+    for round_index in range(rounds):
+        for index, prompt in enumerate(PROMPTS):
+            messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}]
+            order = ("engine", "raw") if (round_index + index) % 2 == 0 else ("raw", "engine")
+            for who in order:
+                if who == "engine":
+                    ours.append(_timed(engine.stream_chat(messages, gen)))
+                else:
+                    theirs.append(_timed(_raw_stream(raw, messages, gen)))
+
+    turns = _chat_turn_fractions(engine, raw, gen)
+    engine_agg, raw_agg = _aggregate(ours), _aggregate(theirs)
+    result = {
+        "bench": "engine",
+        "model": path.name,
+        "n_gpu_layers": report.n_gpu_layers,
+        "runs_each": len(ours),
+        "engine_decode_tps": round(engine_agg["decode_tps"], 2),
+        "raw_decode_tps": round(raw_agg["decode_tps"], 2),
+        "ratio": round(engine_agg["decode_tps"] / raw_agg["decode_tps"], 4),
+        "ratio_of_medians": round(engine_agg["decode_tps_median"] / raw_agg["decode_tps_median"], 4),
+        "engine_ttft_s": round(engine_agg["ttft_s_median"], 4),
+        "raw_ttft_s": round(raw_agg["ttft_s_median"], 4),
+        "engine_load_s": round(report.load_s, 3),
+        "raw_load_s": round(raw_load_s, 3),
+        "turns": turns,
+        "turn2_prompt_tokens": turns[1]["prompt_tokens"],
+        "turn2_evaluated": turns[1]["evaluated"],
+        "turn2_eval_fraction": round(turns[1]["eval_fraction"], 4),
+        "raw_turn2_eval_fraction": round(turns[1]["raw_eval_fraction"], 4),
+    }
+    engine.close()
+    raw.close()
+    return result
+
+
+def print_report(result: dict[str, Any]) -> None:
+    print(f"model {result['model']}  n_gpu_layers {result['n_gpu_layers']}  runs each {result['runs_each']}")
+    print(
+        f"decode tokens/s   engine {result['engine_decode_tps']:8.2f}   raw {result['raw_decode_tps']:8.2f}"
+        f"   ratio {result['ratio']:.3f} (of medians {result['ratio_of_medians']:.3f})"
+    )
+    print(f"time to 1st token engine {result['engine_ttft_s']:8.3f}s  raw {result['raw_ttft_s']:8.3f}s")
+    print(f"load time         engine {result['engine_load_s']:8.3f}s  raw {result['raw_load_s']:8.3f}s")
+    for turn in result["turns"]:
+        print(
+            f"chat turn {turn['turn']}: evaluated {turn['evaluated']:4d} of {turn['prompt_tokens']:4d} prompt "
+            f"tokens ({turn['eval_fraction']:.3f}); plain Llama {turn['raw_evaluated']} of "
+            f"{turn['raw_prompt_tokens']} ({turn['raw_eval_fraction']:.3f})"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.engine", description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--max-tokens", type=int, default=128)
+    parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--json", action="store_true", help="end with one JSON line")
+    args = parser.parse_args(argv)
+    result = run(args.model, args.rounds, args.max_tokens, args.n_ctx)
+    print_report(result)
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
