@@ -193,8 +193,8 @@ def print_report(result: dict[str, Any]) -> None:
     print(f"load time         engine {result['engine_load_s']:8.3f}s  raw {result['raw_load_s']:8.3f}s")
     for turn in result["turns"]:
         print(
-            f"chat turn {turn['turn']}: evaluated {turn['evaluated']:4d} of {turn['prompt_tokens']:4d} prompt "
-            f"tokens ({turn['eval_fraction']:.3f}); plain Llama {turn['raw_evaluated']} of "
+            f"chat turn {turn['turn']}: evaluated {turn['evaluated']:4d} of {turn['prompt_tokens']:4d}"
+            f" prompt tokens ({turn['eval_fraction']:.3f}); plain Llama {turn['raw_evaluated']} of "
             f"{turn['raw_prompt_tokens']} ({turn['raw_eval_fraction']:.3f})"
         )
 
