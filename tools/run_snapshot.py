@@ -1,0 +1,511 @@
+"""Snapshot the workspace before a crew run, and undo the run exactly.
+
+Why a content-addressed copy store under WORKSPACE/.localcrew/snapshots/ and not git:
+- git keeps only the executable bit, and we must restore modes exactly (0600 stays 0600);
+- `git add` obeys the workspace's .gitignore (and global excludes), so ignored files such as
+  `.env` or build outputs would not be saved, yet a run can overwrite them;
+- nested repositories become gitlinks, and any git call near the user's repository risks
+  touching their index or HEAD; this store never runs git and never reads or writes `.git`;
+- it needs no external program, so it works the same on every platform.
+
+Layout:
+    objects/ab/cdef...        file contents, named by SHA-256 (shared between runs)
+    runs/<id>/manifest.json   the whole tree before the run: files (sha, mode), symlinks,
+                              directories (mode) and what was skipped and why
+    runs/<id>/meta.json       label, start and end times, undone flag; written last, it is
+                              the commit point of begin_run (a run without it never started)
+    runs/<id>/journal.log     paths the crew's write tool touched (one JSON string a line)
+    runs/<id>/before_undo.json  the tree just before an undo, so an undo can be inspected
+    statcache.json            (size, mtime, ctime, inode) -> sha, to skip re-hashing
+                              unchanged files on the next snapshot
+
+Because the snapshot is the whole tree before the run, undo also reverts what programs run in
+the sandbox changed, not only what went through the write tool; and because every object,
+manifest and meta file is fsynced before begin_run returns, a run killed at any point can be
+undone from a fresh process. Skipped (never saved, never deleted by undo): `.git`,
+`.localcrew`, venvs, `node_modules`, caches (see SKIP_DIRS), files over 20 MB, and special
+files; a skipped file that changed is reported in `UndoResult.not_restored`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import stat
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tools.workspace_files import SKIP_DIRS
+
+try:
+    import fcntl
+except ImportError:  # Windows: single-process use only
+    fcntl = None  # type: ignore[assignment]
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+KEEP_RUNS = 20  # older runs (and objects only they use) are pruned
+STATCACHE_STABLE_NS = 2_000_000_000  # files changed this recently are always re-hashed
+
+
+class SnapshotError(RuntimeError):
+    """A snapshot or undo could not be done; the message says why."""
+
+
+class NothingToUndoError(SnapshotError):
+    pass
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    id: str
+    label: str
+    started: float  # epoch seconds
+    finished: float | None  # None: still running, or crashed/killed
+    files_written: list[str]  # journaled by the write tool, first-write order
+    undone: bool = False
+    skipped: dict[str, str] = field(default_factory=dict)  # path -> why it was not saved
+
+    @property
+    def is_finished(self) -> bool:
+        return self.finished is not None
+
+
+@dataclass(frozen=True)
+class UndoResult:
+    run_id: str
+    label: str
+    restored: list[str]  # modified or deleted by the run: put back
+    deleted: list[str]  # created by the run: removed
+    not_restored: list[str]  # "path: why" for what could not be put back
+    backup: Path  # manifest of the tree as it was just before this undo
+
+    def summary(self) -> str:
+        text = f"undid {self.label!r}: {len(self.restored)} restored, {len(self.deleted)} deleted"
+        if self.not_restored:
+            text += f", {len(self.not_restored)} could not be restored"
+        return text
+
+
+@dataclass
+class _Tree:
+    files: dict[str, list] = field(default_factory=dict)  # rel -> [sha, mode, size]
+    links: dict[str, str] = field(default_factory=dict)  # rel -> link target
+    dirs: dict[str, int] = field(default_factory=dict)  # rel -> mode
+    skipped: dict[str, dict] = field(default_factory=dict)  # rel -> {reason, size, mtime_ns}
+
+    def to_json(self) -> dict:
+        return {
+            "version": 1,
+            "files": self.files,
+            "links": self.links,
+            "dirs": self.dirs,
+            "skipped": self.skipped,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> _Tree:
+        return cls(data["files"], data["links"], data["dirs"], data["skipped"])
+
+
+class RunSnapshots:
+    """Per-workspace run history: begin_run / record_write / end_run, then undo."""
+
+    def __init__(self, workspace: Path | str):
+        self.workspace = Path(os.path.realpath(workspace))
+        if not self.workspace.is_dir():
+            raise SnapshotError(f"workspace {str(workspace)!r} is not a directory")
+        self.store = self.workspace / ".localcrew" / "snapshots"
+        self._active: str | None = None
+        self._journaled: set[str] = set()
+
+    # -- public API --------------------------------------------------------------------------
+
+    def begin_run(self, label: str) -> str:
+        """Snapshot the workspace; returns the run id once the snapshot is durable."""
+        with self._locked():
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+            run_id = f"{stamp}-{secrets.token_hex(3)}"
+            run_dir = self.store / "runs" / run_id
+            run_dir.mkdir(parents=True)
+            tree = self._snapshot()
+            _write_json(run_dir / "manifest.json", tree.to_json())
+            (run_dir / "journal.log").touch()
+            meta = {"id": run_id, "label": label, "started": time.time(), "finished": None}
+            _write_json(run_dir / "meta.json", meta)  # commit point
+            _fsync_dir(run_dir)
+            _fsync_dir(run_dir.parent)
+        self._active = run_id
+        self._journaled = set()
+        return run_id
+
+    def record_write(self, path: Path) -> None:
+        """Journal a path about to be written (use as WorkspaceFiles' before_write hook)."""
+        if self._active is None:
+            return  # not inside a run: nothing to attribute the write to
+        real = Path(os.path.realpath(path))
+        try:
+            rel = real.relative_to(self.workspace).as_posix()
+        except ValueError:
+            raise SnapshotError(f"{path} is outside the workspace {self.workspace}") from None
+        if rel in self._journaled:
+            return
+        journal = self.store / "runs" / self._active / "journal.log"
+        with open(journal, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(rel) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        self._journaled.add(rel)
+
+    def end_run(self, run_id: str) -> None:
+        """Mark the run finished, and prune old runs."""
+        with self._locked():
+            meta_path = self.store / "runs" / run_id / "meta.json"
+            if not meta_path.exists():
+                raise SnapshotError(f"no run {run_id!r} in {self.store}")
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            meta["finished"] = time.time()
+            _write_json(meta_path, meta)
+            self._prune()
+        if self._active == run_id:
+            self._active = None
+
+    def last_run(self) -> RunInfo | None:
+        """The most recent run that has not been undone (what undo() would undo)."""
+        for run_id in self._run_ids_newest_first():
+            info = self._info(run_id)
+            if info is not None and not info.undone:
+                return info
+        return None
+
+    def undo(self) -> UndoResult:
+        """Put the workspace back exactly as it was before the last (not yet undone) run."""
+        with self._locked():
+            info = self.last_run()
+            if info is None:
+                if any(self._info(r) for r in self._run_ids_newest_first()):
+                    raise NothingToUndoError("nothing to undo: every recorded run is undone")
+                raise NothingToUndoError(
+                    f"nothing to undo: no crew run has been recorded in {self.workspace}"
+                )
+            run_dir = self.store / "runs" / info.id
+            target = _Tree.from_json(json.loads((run_dir / "manifest.json").read_text("utf-8")))
+            current = self._snapshot()  # also saves what the undo overwrites
+            backup = run_dir / "before_undo.json"
+            _write_json(backup, current.to_json())
+            result = self._restore(target, current, info, backup)
+            meta_path = run_dir / "meta.json"
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            meta["undone"] = time.time()
+            _write_json(meta_path, meta)
+        if self._active == info.id:
+            self._active = None
+        return result
+
+    # -- snapshot ----------------------------------------------------------------------------
+
+    def _scan(self) -> tuple[_Tree, dict[str, os.stat_result]]:
+        tree = _Tree()
+        stats: dict[str, os.stat_result] = {}
+        stack: list[tuple[str, str]] = [("", str(self.workspace))]
+        while stack:
+            rel_dir, abs_dir = stack.pop()
+            try:
+                entries = list(os.scandir(abs_dir))
+            except OSError as exc:
+                tree.skipped[rel_dir or "."] = {"reason": f"unreadable directory: {exc.strerror}"}
+                continue
+            for entry in entries:
+                rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except FileNotFoundError:
+                    continue  # vanished while we scanned
+                if stat.S_ISDIR(st.st_mode):
+                    if entry.name in SKIP_DIRS or os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):
+                        continue
+                    tree.dirs[rel] = stat.S_IMODE(st.st_mode)
+                    stack.append((rel, entry.path))
+                elif stat.S_ISLNK(st.st_mode):
+                    tree.links[rel] = os.readlink(entry.path)
+                elif stat.S_ISREG(st.st_mode):
+                    if st.st_size > MAX_FILE_BYTES:
+                        tree.skipped[rel] = {
+                            "reason": f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB",
+                            "size": st.st_size,
+                            "mtime_ns": st.st_mtime_ns,
+                        }
+                    else:
+                        stats[rel] = st
+                else:
+                    tree.skipped[rel] = {"reason": "not a regular file"}
+        return tree, stats
+
+    def _snapshot(self) -> _Tree:
+        """Scan the workspace and save every file's content; durable when it returns."""
+        started_ns = time.time_ns()
+        tree, stats = self._scan()
+        cache = self._load_statcache()
+        new_cache: dict[str, list] = {}
+        touched_dirs: set[Path] = set()
+        (self.store / "tmp").mkdir(parents=True, exist_ok=True)
+        for rel, st in sorted(stats.items()):
+            key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+            cached = cache.get(rel)
+            sha = None
+            if cached and cached[:4] == key and self._object(cached[4]).exists():
+                sha = cached[4]
+            else:
+                try:
+                    sha = self._store_file(self.workspace / rel, touched_dirs)
+                except OSError as exc:
+                    tree.skipped[rel] = {"reason": f"unreadable: {exc.strerror}"}
+                    continue
+            tree.files[rel] = [sha, stat.S_IMODE(st.st_mode), st.st_size]
+            # Racy-clean rule (as in git): trust the stat key only for files not just changed.
+            if started_ns - st.st_mtime_ns > STATCACHE_STABLE_NS:
+                new_cache[rel] = [*key, sha]
+        for directory in touched_dirs:
+            _fsync_dir(directory)
+        _write_json(self.store / "statcache.json", new_cache, durable=False)
+        return tree
+
+    def _store_file(self, path: Path, touched_dirs: set[Path]) -> str:
+        digest = hashlib.sha256()
+        fd, tmp = tempfile.mkstemp(dir=self.store / "tmp")
+        try:
+            with os.fdopen(fd, "wb") as out, open(path, "rb") as src:
+                while chunk := src.read(1 << 20):
+                    digest.update(chunk)
+                    out.write(chunk)
+                sha = digest.hexdigest()
+                dest = self._object(sha)
+                if dest.exists():
+                    return sha  # finally removes the temp copy
+                out.flush()
+                os.fsync(out.fileno())
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(tmp, dest)
+            touched_dirs.add(dest.parent)
+            return sha
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+    def _object(self, sha: str) -> Path:
+        return self.store / "objects" / sha[:2] / sha[2:]
+
+    def _load_statcache(self) -> dict[str, list]:
+        try:
+            return json.loads((self.store / "statcache.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+
+    # -- undo --------------------------------------------------------------------------------
+
+    def _restore(self, target: _Tree, current: _Tree, info: RunInfo, backup: Path) -> UndoResult:
+        ws = self.workspace
+        restored: list[str] = []
+        deleted: list[str] = []
+        not_restored: list[str] = []
+
+        def gone(rel: str) -> bool:
+            return not os.path.lexists(ws / rel)
+
+        # 1. Remove what the run created (or turned into another kind of entry).
+        for rel in sorted(set(current.files) | set(current.links) | set(current.skipped)):
+            if rel in target.skipped or rel in current.dirs or rel == ".":
+                continue
+            same_kind = (rel in current.files and rel in target.files) or (
+                rel in current.links and rel in target.links
+            )
+            if same_kind or gone(rel):
+                continue
+            if os.path.isdir(ws / rel) and not os.path.islink(ws / rel):
+                continue  # a directory that could not be read; left alone
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(ws / rel)
+            if rel not in target.files and rel not in target.links:
+                deleted.append(rel)
+        for rel in sorted(set(current.dirs) - set(target.dirs), key=len, reverse=True):
+            if os.path.isdir(ws / rel) and not os.path.islink(ws / rel):
+                _make_writable_tree(ws / rel)
+                shutil.rmtree(ws / rel)
+                deleted.append(rel + "/")
+        # 2. Directories first (writable while we fill them), modes at the end.
+        for rel in sorted(target.dirs, key=lambda r: r.count("/")):
+            path = ws / rel
+            if os.path.lexists(path) and not path.is_dir():
+                os.unlink(path)
+            if not path.exists():
+                path.mkdir()
+                restored.append(rel + "/")
+            os.chmod(path, stat.S_IMODE(path.stat().st_mode) | stat.S_IRWXU)
+        # 3. Files and links whose content, mode or kind differ.
+        for rel, (sha, mode, _size) in sorted(target.files.items()):
+            now = current.files.get(rel)
+            if now is not None and now[0] == sha and now[1] == mode and not gone(rel):
+                continue
+            try:
+                self._write_back(ws / rel, sha, mode)
+                restored.append(rel)
+            except OSError as exc:
+                not_restored.append(f"{rel}: {exc}")
+        for rel, link_target in sorted(target.links.items()):
+            if current.links.get(rel) == link_target:
+                continue
+            path = ws / rel
+            if path.is_dir() and not path.is_symlink():
+                _make_writable_tree(path)
+                shutil.rmtree(path)
+            elif os.path.lexists(path):
+                os.unlink(path)
+            os.symlink(link_target, path)
+            restored.append(rel)
+        for rel, mode in sorted(target.dirs.items(), key=lambda item: -item[0].count("/")):
+            os.chmod(ws / rel, mode)
+            if current.dirs.get(rel, mode) != mode and rel + "/" not in restored:
+                restored.append(rel + "/")
+        # 4. Skipped entries cannot be put back; say so when they changed.
+        for rel, was in sorted(target.skipped.items()):
+            try:
+                st = os.lstat(ws / rel)
+            except FileNotFoundError:
+                not_restored.append(f"{rel}: deleted, and was not saved ({was['reason']})")
+                continue
+            if "size" in was and (st.st_size, st.st_mtime_ns) != (was["size"], was["mtime_ns"]):
+                not_restored.append(f"{rel}: changed, and was not saved ({was['reason']})")
+        _fsync_dir(ws)
+        return UndoResult(info.id, info.label, restored, deleted, not_restored, backup)
+
+    def _write_back(self, path: Path, sha: str, mode: int) -> None:
+        source = self._object(sha)
+        if not source.exists():
+            raise OSError(f"saved content {sha[:12]} is missing from {self.store}")
+        if path.is_dir() and not path.is_symlink():
+            _make_writable_tree(path)
+            shutil.rmtree(path)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".undo")
+        try:
+            with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
+                shutil.copyfileobj(src, out, 1 << 20)
+                out.flush()
+                os.fsync(out.fileno())
+            os.chmod(tmp, mode)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+    # -- bookkeeping -------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        self.store.mkdir(parents=True, exist_ok=True)
+        ignore = self.store.parent / ".gitignore"
+        if not ignore.exists():
+            # Keeps `git status` of a workspace repository unchanged by our store.
+            ignore.write_text("*\n", encoding="utf-8")
+        with open(self.store / "lock", "a+b") as fh:
+            if fcntl is not None:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                if fcntl is not None:
+                    fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+    def _run_ids_newest_first(self) -> list[str]:
+        runs = self.store / "runs"
+        if not runs.is_dir():
+            return []
+        return sorted((p.name for p in runs.iterdir() if p.is_dir()), reverse=True)
+
+    def _info(self, run_id: str) -> RunInfo | None:
+        run_dir = self.store / "runs" / run_id
+        try:
+            meta = json.loads((run_dir / "meta.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None  # begin_run did not complete: the run never started
+        written: list[str] = []
+        with contextlib.suppress(OSError):
+            for line in (run_dir / "journal.log").read_text(encoding="utf-8").splitlines():
+                with contextlib.suppress(ValueError):
+                    rel = json.loads(line)
+                    if rel not in written:
+                        written.append(rel)
+        skipped: dict[str, str] = {}
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+            skipped = {rel: why["reason"] for rel, why in manifest["skipped"].items()}
+        return RunInfo(
+            id=meta["id"],
+            label=meta["label"],
+            started=meta["started"],
+            finished=meta["finished"],
+            files_written=written,
+            undone=bool(meta.get("undone")),
+            skipped=skipped,
+        )
+
+    def _prune(self) -> None:
+        """Keep the newest KEEP_RUNS runs and the objects they reference."""
+        ids = self._run_ids_newest_first()
+        for run_id in ids:
+            if not (self.store / "runs" / run_id / "meta.json").exists():
+                shutil.rmtree(self.store / "runs" / run_id, ignore_errors=True)  # torn begin
+        for run_id in [r for r in ids if self._info(r) is not None][KEEP_RUNS:]:
+            shutil.rmtree(self.store / "runs" / run_id, ignore_errors=True)
+        live: set[str] = set()
+        for run_dir in (self.store / "runs").iterdir():
+            for name in ("manifest.json", "before_undo.json"):
+                with contextlib.suppress(OSError, ValueError, KeyError):
+                    data = json.loads((run_dir / name).read_text(encoding="utf-8"))
+                    live.update(entry[0] for entry in data["files"].values())
+        shutil.rmtree(self.store / "tmp", ignore_errors=True)  # copies torn by a crash
+        objects = self.store / "objects"
+        if objects.is_dir():
+            for bucket in objects.iterdir():
+                for obj in bucket.iterdir():
+                    if bucket.name + obj.name not in live:
+                        obj.unlink()
+
+
+def _write_json(path: Path, data: dict, durable: bool = True) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh)
+            fh.flush()
+            if durable:
+                os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    if durable:
+        _fsync_dir(path.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    if os.name != "posix":
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _make_writable_tree(path: Path) -> None:
+    # A read-only directory created by the run would otherwise block rmtree.
+    for directory, _subdirs, _files in os.walk(path):
+        with contextlib.suppress(OSError):
+            os.chmod(directory, stat.S_IMODE(os.lstat(directory).st_mode) | stat.S_IRWXU)
