@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlparse
 
 from models.catalog import CatalogEntry
 
@@ -46,6 +48,23 @@ def _hub_online() -> Iterator[None]:
             os.environ["HF_HUB_OFFLINE"] = saved_env
 
 
+def _check_hub_reachable(endpoint: str | None, timeout_s: float = 5.0) -> None:
+    """Fail in seconds with a plain message, rather than after the hub client's retries."""
+    from huggingface_hub import constants
+
+    url = urlparse(endpoint or constants.ENDPOINT)
+    host, port = url.hostname or "huggingface.co", url.port or (443 if url.scheme == "https" else 80)
+    try:
+        with socket.create_connection((host, port), timeout=timeout_s):
+            pass
+    except OSError as exc:
+        raise DownloadError(
+            f"Cannot reach the Hugging Face hub ({host}: {exc.strerror or exc}). LocalCrew works "
+            "offline with the bundled model; to use a bigger one, connect to the network and run "
+            "the download again, or download the .gguf elsewhere and pass its path with --model."
+        ) from exc
+
+
 def download_model(entry: CatalogEntry, *, endpoint: str | None = None) -> Path:
     """Fetch the entry's .gguf with a progress bar; an interrupted download resumes next time."""
     if entry.repo is None:
@@ -53,6 +72,7 @@ def download_model(entry: CatalogEntry, *, endpoint: str | None = None) -> Path:
     cached = cached_model_path(entry)
     if cached is not None:
         return cached
+    _check_hub_reachable(endpoint)
     from huggingface_hub import hf_hub_download
     from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError
 
