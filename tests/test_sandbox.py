@@ -68,9 +68,7 @@ def pids_cgroup_writable() -> bool:
 IS_LINUX = sys.platform.startswith("linux")
 # What this machine must provide; where it does, a missing mechanism is a failure, not a skip.
 EXPECT_NAMESPACES = IS_LINUX and (os.geteuid() == 0 or userns_available())
-EXPECT_PROCESS_LIMIT = IS_LINUX and (
-    pids_cgroup_writable() if os.geteuid() == 0 else userns_available()
-)
+EXPECT_PROCESS_LIMIT = IS_LINUX and (pids_cgroup_writable() if os.geteuid() == 0 else userns_available())
 
 
 def require_process_limit() -> None:

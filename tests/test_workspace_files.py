@@ -67,9 +67,7 @@ def test_symlink_out_of_workspace_refused_even_mid_path(ws: WorkspaceFiles, tmp_
     assert not (outside / "new.txt").exists()
 
 
-def test_symlink_chain_that_leaves_and_comes_back_is_refused(
-    ws: WorkspaceFiles, tmp_path: Path
-) -> None:
+def test_symlink_chain_that_leaves_and_comes_back_is_refused(ws: WorkspaceFiles, tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     (ws.root / "real").mkdir()

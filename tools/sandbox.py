@@ -129,9 +129,7 @@ def run_python(
     return run_command(root, argv, limits or RunLimits())
 
 
-def run_pytest(
-    workspace: Path, rel_target: str = ".", limits: RunLimits | None = None
-) -> RunResult:
+def run_pytest(workspace: Path, rel_target: str = ".", limits: RunLimits | None = None) -> RunResult:
     """Run pytest on a file or directory of the workspace, without writing a cache there."""
     root, path = _confine(workspace, rel_target)
     target = path.relative_to(root).as_posix() or "."
@@ -235,9 +233,7 @@ class _Tail:
         return body
 
 
-def _run(
-    root: Path, argv: list[str], limits: RunLimits, home: str, cgroup: str | None
-) -> RunResult:
+def _run(root: Path, argv: list[str], limits: RunLimits, home: str, cgroup: str | None) -> RunResult:
     env = _clean_env(home)
     status_r = status_w = -1
     if IS_LINUX:
@@ -423,9 +419,7 @@ def _enforced(report: dict, limits: RunLimits) -> tuple[str, ...]:
     return tuple(items)
 
 
-_MEMORY_SIGNS = re.compile(
-    r"(?m)^MemoryError\b|Cannot allocate memory|std::bad_alloc|[Oo]ut of memory"
-)
+_MEMORY_SIGNS = re.compile(r"(?m)^MemoryError\b|Cannot allocate memory|std::bad_alloc|[Oo]ut of memory")
 _PROCESS_SIGNS = re.compile(
     r"Resource temporarily unavailable|can't start new thread|BlockingIOError: \[Errno 11\]"
 )

@@ -124,9 +124,7 @@ class WorkspaceFiles:
         if "\x00" in rel:
             raise WorkspaceError(f"path {rel!r} contains a NUL byte")
         if rel.startswith(("/", "\\")) or _WINDOWS_DRIVE.match(rel):
-            raise WorkspaceError(
-                f"path {rel!r} is absolute; give a path relative to the workspace root"
-            )
+            raise WorkspaceError(f"path {rel!r} is absolute; give a path relative to the workspace root")
         parts: list[str] = []
         for part in rel.replace("\\", "/").split("/"):
             if part in ("", "."):
@@ -169,9 +167,7 @@ class WorkspaceFiles:
         except (FileNotFoundError, NotADirectoryError):
             return Path(resolved)
         if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-            raise WorkspaceError(
-                f"path {rel!r} is not a regular file or directory (device, fifo or socket)"
-            )
+            raise WorkspaceError(f"path {rel!r} is not a regular file or directory (device, fifo or socket)")
         return Path(resolved)
 
     def relative(self, path: Path) -> str:
@@ -255,9 +251,7 @@ class WorkspaceFiles:
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise WorkspaceError(
-                f"cannot read {rel!r}: not valid UTF-8 text (byte {exc.start})"
-            ) from None
+            raise WorkspaceError(f"cannot read {rel!r}: not valid UTF-8 text (byte {exc.start})") from None
 
     # -- changing ----------------------------------------------------------------------------
 
