@@ -14,6 +14,7 @@ import tempfile
 import textwrap
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -281,6 +282,25 @@ def test_process_limit_counts_only_the_sandbox(ws: Path, marker: str) -> None:
     assert result.limit_hit == "processes"
     # The program itself plus its children stay within 8 tasks, whatever else runs as us.
     assert 1 <= int(result.stdout_tail) <= 7
+    assert survivors(marker) == []
+
+
+@linux_only
+def test_parallel_runs_keep_their_own_limits(ws: Path, marker: str) -> None:
+    require_process_limit()
+    write(ws, "forkbomb.py", "import os\nwhile True:\n    os.fork()\n")
+    write(ws, "fine.py", "print('fine')\n")
+    jobs = ["forkbomb.py", "fine.py", "forkbomb.py", "fine.py"]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(
+            pool.map(lambda rel: run_python(ws, rel, [marker], RunLimits(wall_s=5, max_processes=8)), jobs)
+        )
+    for rel, result in zip(jobs, results, strict=True):
+        assert any(item.startswith("processes:") for item in result.enforced), rel
+        if rel == "fine.py":
+            assert (result.exit_code, result.stdout_tail, result.limit_hit) == (0, "fine\n", None)
+        else:
+            assert result.limit_hit == "processes"
     assert survivors(marker) == []
 
 

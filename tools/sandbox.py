@@ -491,6 +491,8 @@ def _make_pids_cgroup(max_tasks: int) -> str | None:
     if parent is None or not os.access(parent, os.W_OK):
         return None
     for stale in Path(parent).glob("localcrew-sbx-*"):
+        if _creator_alive(stale.name):
+            continue  # another run's cgroup, possibly still empty before its launcher joins
         with contextlib.suppress(OSError):
             stale.rmdir()  # left by a crashed parent; fails harmlessly while still in use
     path = os.path.join(parent, f"localcrew-sbx-{os.getpid()}-{os.urandom(4).hex()}")
@@ -502,6 +504,22 @@ def _make_pids_cgroup(max_tasks: int) -> str | None:
         _remove_cgroup(path)
         return None
     return path
+
+
+def _creator_alive(name: str) -> bool:
+    try:
+        pid = int(name.split("-")[2])
+    except (IndexError, ValueError):
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _cgroup_pids(cgroup: str) -> list[int]:
