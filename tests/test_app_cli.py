@@ -12,7 +12,7 @@ from tests.app_process import free_port, run_app, serve_app
 
 
 def _last_reply(client: Client, message: str) -> dict:
-    history, _ = client.predict(message, [], api_name="/chat")
+    history, _, _ = client.predict(message, [], api_name="/chat")
     return history[-1]
 
 
@@ -94,7 +94,7 @@ def test_chat_page_streams_from_the_real_model(tmp_path: Path) -> None:
         client = Client(app.url, verbose=False)
         job = client.submit("Write a Python function that returns the square of x.", [], api_name="/chat")
         updates = list(job)
-        history, _ = job.result()
+        history, _, stats = job.result()
         assert len(updates) > 3  # streamed, not one final answer
         assert _text(history[-1]).strip()
-        assert "tok/s" in history[-1]["metadata"]["title"]
+        assert "tokens/s" in stats and "evaluated" in stats
