@@ -140,8 +140,9 @@ class RunSnapshots:
             (run_dir / "journal.log").touch()
             meta = {"id": run_id, "label": label, "started": time.time(), "finished": None}
             _write_json(run_dir / "meta.json", meta)  # commit point
-            _fsync_dir(run_dir)
-            _fsync_dir(run_dir.parent)
+            # The run directory and, the first time, the store's own directories.
+            for directory in (run_dir, run_dir.parent, self.store, self.store.parent):
+                _fsync_dir(directory)
         self._active = run_id
         self._journaled = set()
         return run_id
@@ -293,7 +294,7 @@ class RunSnapshots:
                 os.fsync(out.fileno())
             dest.parent.mkdir(parents=True, exist_ok=True)
             os.replace(tmp, dest)
-            touched_dirs.add(dest.parent)
+            touched_dirs.update((dest.parent, dest.parent.parent))  # new bucket entries too
             return sha
         finally:
             if os.path.exists(tmp):
