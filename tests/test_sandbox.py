@@ -406,6 +406,10 @@ def test_ide_crash_takes_the_sandbox_down(ws: Path, marker: str) -> None:
     ide.send_signal(signal.SIGKILL)
     ide.wait()
     assert survivors(marker, wait_s=2) == []
+    left_home = list(Path(tempfile.gettempdir()).glob(f"localcrew-sbx-home-{ide.pid}-*"))
+    assert len(left_home) == 1  # the dead IDE could not clean up...
+    run_python(ws, write(ws, "p.py", "pass\n"))
+    assert not left_home[0].exists()  # ...so the next run does
 
 
 @linux_only

@@ -164,7 +164,8 @@ def sandbox_capabilities() -> SandboxCapabilities:
 
 def run_command(workspace: Path, argv: list[str], limits: RunLimits) -> RunResult:
     """Run argv (never through a shell) in `workspace` under `limits`."""
-    home = tempfile.mkdtemp(prefix="localcrew-sbx-home-")
+    _sweep_stale_homes()
+    home = tempfile.mkdtemp(prefix=f"localcrew-sbx-home-{os.getpid()}-")
     os.mkdir(os.path.join(home, "tmp"))
     cgroup = _make_pids_cgroup(limits.max_processes + EXTRA_TASKS) if IS_LINUX else None
     try:
@@ -176,6 +177,20 @@ def run_command(workspace: Path, argv: list[str], limits: RunLimits) -> RunResul
 
 
 # -- parent side -----------------------------------------------------------------------------
+
+
+def _sweep_stale_homes() -> None:
+    # Temporary homes of runs whose parent was killed (it could not clean up after itself).
+    if os.name != "posix":
+        return
+    prefix = "localcrew-sbx-home-"
+    for stale in Path(tempfile.gettempdir()).glob(prefix + "*"):
+        try:
+            ours = stale.is_dir() and stale.lstat().st_uid == os.getuid()
+        except OSError:
+            continue
+        if ours and not _creator_alive(stale.name, prefix):
+            shutil.rmtree(stale, ignore_errors=True)
 
 
 def _confine(workspace: Path, rel: str) -> tuple[Path, Path]:
@@ -491,7 +506,7 @@ def _make_pids_cgroup(max_tasks: int) -> str | None:
     if parent is None or not os.access(parent, os.W_OK):
         return None
     for stale in Path(parent).glob("localcrew-sbx-*"):
-        if _creator_alive(stale.name):
+        if _creator_alive(stale.name, "localcrew-sbx-"):
             continue  # another run's cgroup, possibly still empty before its launcher joins
         with contextlib.suppress(OSError):
             stale.rmdir()  # left by a crashed parent; fails harmlessly while still in use
@@ -506,10 +521,11 @@ def _make_pids_cgroup(max_tasks: int) -> str | None:
     return path
 
 
-def _creator_alive(name: str) -> bool:
+def _creator_alive(name: str, prefix: str) -> bool:
+    """Whether the process whose pid follows `prefix` in `name` still exists."""
     try:
-        pid = int(name.split("-")[2])
-    except (IndexError, ValueError):
+        pid = int(name.removeprefix(prefix).split("-")[0])
+    except ValueError:
         return False
     if pid == os.getpid():
         return True
