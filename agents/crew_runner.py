@@ -1,0 +1,366 @@
+"""One crew run: snapshot, retrieve context, plan, then coder -> checks -> reviewer rounds.
+
+Each step is a one-agent CrewAI crew on the local model. The checks between coder and reviewer
+are run here, not left to the model: a small model forgets to run its code, and the reviewer
+must see real results.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.crew_tools import ToolContext, coder_tools, describe_run, run_check
+from agents.events import (
+    AgentFinished,
+    AgentStarted,
+    ContextRetrieved,
+    EventBus,
+    Notice,
+    ReviewVerdict,
+    RunFinished,
+    RunStarted,
+    ToolCallFailed,
+    ToolCallFinished,
+    preview,
+)
+from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
+from agents.roles import (
+    PLAN_SCHEMA,
+    VERDICT_SCHEMA,
+    Role,
+    coder_task,
+    parse_plan,
+    parse_verdict,
+    planner_task,
+    reviewer_task,
+    roles_for,
+)
+from models.engine import Engine
+from tools.run_snapshot import RunSnapshots, SnapshotError
+from tools.sandbox import RunLimits, RunResult
+from tools.text_search import search_text
+from tools.workspace_files import WorkspaceFiles
+
+Retriever = Callable[[str], tuple[str, list[dict[str, Any]], str]]  # -> (source, chunks, prompt text)
+
+
+@dataclass
+class CrewSettings:
+    rounds: int = 3
+    temperature: float = 0.0
+    seed: int = 42
+    context_chars: int = 1500  # retrieved context shown to the planner and coder (~400 tokens)
+    limits: RunLimits = field(default_factory=lambda: RunLimits(wall_s=10.0))
+
+
+@dataclass
+class RunSummary:
+    run_id: str
+    completed: bool
+    approved: bool
+    checks_passed: bool
+    rounds_used: int
+    files_changed: list[str]
+    checks: list[str]
+    message: str
+    duration_s: float
+    llm_seconds: float
+    llm_calls: int
+    prompt_tokens_sent: int
+    prompt_tokens_evaluated: int
+    tool_calls_ok: int
+    tool_calls_malformed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def text_search_retriever(files: WorkspaceFiles, budget_chars: int) -> Retriever:
+    def retrieve(request: str) -> tuple[str, list[dict[str, Any]], str]:
+        hits = [hit.to_dict() for hit in search_text(files, request, k=5)]
+        return "text search", hits, _context_text(hits, budget_chars)
+
+    return retrieve
+
+
+def _context_text(hits: list[dict[str, Any]], budget_chars: int) -> str:
+    parts, used = [], 0
+    for hit in hits:
+        block = f"# {hit['path']}:{hit['start_line']}-{hit['end_line']}\n{hit['snippet']}"
+        if used + len(block) > budget_chars:
+            break
+        parts.append(block)
+        used += len(block)
+    return "\n".join(parts)
+
+
+def _is_test_file(rel: str) -> bool:
+    name = Path(rel).name
+    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
+
+
+class CrewRunner:
+    def __init__(
+        self,
+        engine: Engine,
+        workspace: Path,
+        bus: EventBus,
+        settings: CrewSettings | None = None,
+        retriever: Retriever | None = None,
+        cancel: threading.Event | None = None,
+    ) -> None:
+        self.engine = engine
+        self.workspace = Path(workspace).resolve()
+        self.bus = bus
+        self.settings = settings or CrewSettings()
+        self.cancel = cancel or threading.Event()
+        self.snapshots = RunSnapshots(self.workspace)
+        self.files = WorkspaceFiles(self.workspace, before_write=self.snapshots.record_write)
+        self.retriever = retriever or text_search_retriever(self.files, self.settings.context_chars)
+        size = engine.info.file_size if engine.info else 0
+        self.roles = roles_for(size, self.settings.temperature, self.settings.seed)
+        self._llms: list[LocalLLM] = []
+
+    # ---------- the run ----------
+    def run(self, request: str) -> RunSummary:
+        started = time.perf_counter()
+        request = request.strip()
+        if not request:
+            return self._finish("", started, completed=False, message="The request is empty.")
+        try:
+            run_id = self.snapshots.begin_run(request)
+        except (SnapshotError, OSError) as exc:
+            return self._finish(
+                "",
+                started,
+                completed=False,
+                message=f"Could not snapshot the workspace before the run: {exc}",
+            )
+        self.bus.emit(
+            RunStarted(
+                run_id=run_id, request=request, workspace=str(self.workspace), rounds=self.settings.rounds
+            )
+        )
+        context = ToolContext(self.files, self.bus, self.settings.limits)
+        try:
+            return self._run_rounds(run_id, request, context, started)
+        except RunCancelledError:
+            return self._finish(run_id, started, context=context, message="Stopped by the user.")
+        except EmptyModelOutputError as exc:
+            return self._finish(
+                run_id,
+                started,
+                context=context,
+                message=f"The run ended: {exc}. Try rephrasing the request or a larger model.",
+            )
+        except Exception as exc:  # noqa: BLE001 - report, keep the app up; undo still works
+            return self._finish(
+                run_id,
+                started,
+                context=context,
+                completed=False,
+                message=f"The run failed: {type(exc).__name__}: {exc}",
+            )
+        finally:
+            self.snapshots.end_run(run_id)
+
+    def _run_rounds(self, run_id: str, request: str, context: ToolContext, started: float) -> RunSummary:
+        source, chunks, context_text = self.retriever(request)
+        self.bus.emit(ContextRetrieved(query=request, source=source, chunks=chunks))
+        plan = parse_plan(
+            self._step(
+                self.roles.planner,
+                0,
+                planner_task(request, context_text, self.files.list_files()),
+                "JSON plan",
+                schema=PLAN_SCHEMA,
+            )
+        )
+        feedback, approved, checks_passed, check_lines = "", False, False, []
+        round_number = 0
+        for round_number in range(1, self.settings.rounds + 1):
+            written_before = len(context.written)
+            context.agent = "coder"
+            self._step(
+                self.roles.coder,
+                round_number,
+                coder_task(request, plan, context_text, feedback),
+                "one-line summary of the files written",
+                tools=coder_tools(context),
+                tool_first=True,
+            )
+            this_round = list(dict.fromkeys(context.written[written_before:]))
+            results = self._checks(context, this_round)
+            checks_passed = bool(results) and all(r.exit_code == 0 and r.limit_hit is None for r in results)
+            check_lines = [r.summary() for r in results] or ["no check ran: no Python file was written"]
+            checks_text = "\n".join(describe_run(r) for r in results) or check_lines[0]
+            verdict = parse_verdict(
+                self._step(
+                    self.roles.reviewer,
+                    round_number,
+                    reviewer_task(request, self._changes_text(this_round), checks_text),
+                    "JSON verdict",
+                    schema=VERDICT_SCHEMA,
+                )
+            )
+            self.bus.emit(ReviewVerdict(round=round_number, approved=verdict.approved, fixes=verdict.fixes))
+            approved = verdict.approved
+            if approved and checks_passed:
+                break
+            feedback = "\n".join([f"- {fix}" for fix in verdict.fixes] + [f"Checks: {checks_text[:800]}"])
+        if approved and checks_passed:
+            message = f"Approved after {round_number} round(s); checks passed."
+        elif checks_passed:
+            message = f"Checks passed but the reviewer did not approve after {round_number} round(s)."
+        else:
+            message = f"Rounds used up ({round_number}) without passing checks; see the last run output."
+        return self._finish(
+            run_id,
+            started,
+            context=context,
+            approved=approved,
+            checks_passed=checks_passed,
+            rounds_used=round_number,
+            checks=check_lines,
+            message=message,
+        )
+
+    # ---------- steps ----------
+    def _llm(self, role: Role, schema: dict[str, Any] | None, tool_first: bool) -> LocalLLM:
+        llm = LocalLLM(
+            model=self.engine.model_path.name,
+            engine=self.engine,
+            agent_name=role.name,
+            generation=role.generation,
+            answer_schema=schema,
+            tool_required_first=tool_first,
+            bus=self.bus,
+            cancel=self.cancel,
+            context_window=self.engine.settings.n_ctx,
+            temperature=role.generation.temperature,
+        )
+        self._llms.append(llm)
+        return llm
+
+    def _step(
+        self,
+        role: Role,
+        round_number: int,
+        description: str,
+        expected: str,
+        *,
+        schema: dict[str, Any] | None = None,
+        tools: list[Any] | None = None,
+        tool_first: bool = False,
+    ) -> str:
+        from crewai import Agent, Crew, Process, Task
+
+        if self.cancel.is_set():
+            raise RunCancelledError("stopped")
+        self.bus.emit(AgentStarted(agent=role.name, round=round_number))
+        began = time.perf_counter()
+        agent = Agent(
+            role=role.role,
+            goal=role.goal,
+            backstory=role.backstory,
+            llm=self._llm(role, schema, tool_first),
+            tools=tools or [],
+            allow_delegation=False,
+            max_iter=role.max_iter,
+            verbose=False,
+        )
+        # kickoff() without inputs does not interpolate {placeholders}: code and JSON stay literal.
+        task = Task(description=description, expected_output=expected, agent=agent)
+        crew = Crew(
+            agents=[agent],
+            tasks=[task],
+            process=Process.sequential,
+            memory=False,
+            planning=False,
+            tracing=False,
+            verbose=False,
+        )
+        output = str(crew.kickoff().raw)
+        self.bus.emit(
+            AgentFinished(
+                agent=role.name,
+                round=round_number,
+                output=preview(output),
+                duration_s=time.perf_counter() - began,
+            )
+        )
+        return output
+
+    def _checks(self, context: ToolContext, written: list[str]) -> list[RunResult]:
+        context.agent = "checks"
+        all_files = self.files.list_files()
+        if any(_is_test_file(f) for f in all_files):
+            return [run_check(context, "tests", ".")]
+        targets = [f for f in written if f.endswith(".py") and (self.workspace / f).is_file()][:3]
+        return [run_check(context, "python", target) for target in targets]
+
+    def _changes_text(self, written: list[str], limit: int = 1500) -> str:
+        parts = []
+        for rel in written:
+            try:
+                parts.append(f"--- {rel}\n{self.files.read_text(rel)[:limit]}")
+            except (ValueError, OSError):
+                parts.append(f"--- {rel} (deleted or unreadable)")
+        return "\n".join(parts)
+
+    # ---------- the end ----------
+    def _finish(
+        self,
+        run_id: str,
+        started: float,
+        *,
+        context: ToolContext | None = None,
+        completed: bool = True,
+        approved: bool = False,
+        checks_passed: bool = False,
+        rounds_used: int = 0,
+        checks: list[str] | None = None,
+        message: str,
+    ) -> RunSummary:
+        stats = [s for llm in self._llms for s in llm.call_stats]
+        history = self.bus.history
+        summary = RunSummary(
+            run_id=run_id,
+            completed=completed,
+            approved=approved,
+            checks_passed=checks_passed,
+            rounds_used=rounds_used,
+            files_changed=sorted(set(context.written)) if context else [],
+            checks=checks or [],
+            message=message,
+            duration_s=time.perf_counter() - started,
+            llm_seconds=sum(llm.llm_seconds for llm in self._llms),
+            llm_calls=len(stats),
+            prompt_tokens_sent=sum(s.prompt_tokens for s in stats),
+            prompt_tokens_evaluated=sum(s.prompt_tokens_evaluated for s in stats),
+            tool_calls_ok=sum(isinstance(e, ToolCallFinished) for e in history),
+            tool_calls_malformed=sum(
+                isinstance(e, ToolCallFailed) and e.name == "(malformed call)" for e in history
+            ),
+        )
+        if not completed:
+            self.bus.emit(Notice(level="error", message=message))
+        self.bus.emit(
+            RunFinished(
+                run_id=run_id,
+                completed=completed,
+                approved=approved,
+                checks_passed=checks_passed,
+                rounds_used=rounds_used,
+                files_changed=summary.files_changed,
+                checks=summary.checks,
+                message=message,
+                duration_s=summary.duration_s,
+            )
+        )
+        return summary

@@ -1,0 +1,237 @@
+"""The crew's tools: CrewAI BaseTool wrappers over tools/, each call reported on the event bus.
+
+A tool never raises into CrewAI: errors (a path outside the workspace, a missing file) become the
+observation text the agent reads, and a ToolCallFailed event.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from crewai.tools import BaseTool
+from pydantic import BaseModel, Field, PrivateAttr
+
+from agents.events import (
+    CheckRun,
+    EventBus,
+    FileChanged,
+    ToolCallFailed,
+    ToolCallFinished,
+    ToolCallStarted,
+    preview,
+)
+from tools.sandbox import RunLimits, RunResult, run_pytest, run_python
+from tools.text_search import search_text
+from tools.workspace_files import WorkspaceError, WorkspaceFiles
+
+OBSERVATION_CHARS = 2000
+
+
+@dataclass
+class ToolContext:
+    """What every tool of one run shares: the workspace, the bus, and what was done."""
+
+    files: WorkspaceFiles
+    bus: EventBus
+    limits: RunLimits = field(default_factory=RunLimits)
+    searcher: Callable[[str, int], list[dict[str, Any]]] | None = None
+    agent: str = "coder"
+    written: list[str] = field(default_factory=list)
+    runs: list[RunResult] = field(default_factory=list)
+
+    @property
+    def root(self) -> Path:
+        return self.files.root
+
+
+def run_check(context: ToolContext, kind: str, target: str) -> RunResult:
+    """Run a file or the tests in the sandbox and report it (used by tools and by the crew runner)."""
+    if kind == "tests":
+        result = run_pytest(context.root, target, limits=context.limits)
+    else:
+        result = run_python(context.root, target, limits=context.limits)
+    context.runs.append(result)
+    passed = result.exit_code == 0 and result.limit_hit is None
+    context.bus.emit(
+        CheckRun(
+            command=result.summary().split(":")[0],
+            exit_code=result.exit_code,
+            passed=passed,
+            limit_hit=result.limit_hit,
+            duration_s=result.duration_s,
+            stdout_tail=preview(result.stdout_tail, 2000),
+            stderr_tail=preview(result.stderr_tail, 2000),
+        )
+    )
+    return result
+
+
+def describe_run(result: RunResult) -> str:
+    parts = [result.summary()]
+    if result.stdout_tail.strip():
+        parts.append("stdout:\n" + result.stdout_tail[-1500:])
+    if result.stderr_tail.strip():
+        parts.append("stderr:\n" + result.stderr_tail[-1500:])
+    return "\n".join(parts)
+
+
+class _EventTool(BaseTool):
+    """Times the call and reports it; subclasses implement `_do` and may raise user errors."""
+
+    _context: ToolContext = PrivateAttr()
+
+    def bind(self, context: ToolContext) -> _EventTool:
+        self._context = context
+        return self
+
+    def _run(self, **arguments: Any) -> str:
+        context = self._context
+        call_id = uuid.uuid4().hex[:12]
+        context.bus.emit(
+            ToolCallStarted(call_id=call_id, agent=context.agent, name=self.name, arguments=arguments)
+        )
+        started = time.perf_counter()
+        try:
+            result = self._do(**arguments)
+        except (WorkspaceError, ValueError, OSError, TypeError) as exc:
+            context.bus.emit(
+                ToolCallFailed(
+                    call_id=call_id,
+                    agent=context.agent,
+                    name=self.name,
+                    arguments=arguments,
+                    error=str(exc),
+                    duration_s=time.perf_counter() - started,
+                )
+            )
+            return f"Error: {exc}"
+        context.bus.emit(
+            ToolCallFinished(
+                call_id=call_id,
+                agent=context.agent,
+                name=self.name,
+                arguments=arguments,
+                result=preview(result),
+                duration_s=time.perf_counter() - started,
+            )
+        )
+        return result[:OBSERVATION_CHARS]
+
+    def _do(self, **arguments: Any) -> str:
+        raise NotImplementedError
+
+
+# A relative path of up to three plain segments. The pattern goes into the tool-call grammar, so
+# even a tiny model cannot produce an absolute path, a space or a leading ".." (the workspace
+# check would refuse them anyway, but the model would waste its turn).
+RELATIVE_PATH = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,40}(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,40}){0,2}$"
+
+
+class PathArgs(BaseModel):
+    path: str = Field(
+        description="file path relative to the project folder, e.g. main.py", pattern=RELATIVE_PATH
+    )
+
+
+class WriteArgs(BaseModel):
+    path: str = Field(
+        description="file path relative to the project folder, e.g. main.py", pattern=RELATIVE_PATH
+    )
+    content: str = Field(description="the whole new content of the file", min_length=1)
+
+
+class DirArgs(BaseModel):
+    folder: str = Field(description="folder relative to the project, '.' for all")
+
+
+class QueryArgs(BaseModel):
+    query: str = Field(description="words to look for in the code")
+
+
+class ListFilesTool(_EventTool):
+    name: str = "list_files"
+    description: str = "List the project's files."
+    args_schema: type[BaseModel] = DirArgs
+
+    def _do(self, folder: str = ".") -> str:
+        names = self._context.files.list_files(folder or ".")
+        return "\n".join(names) if names else "(no files yet)"
+
+
+class ReadFileTool(_EventTool):
+    name: str = "read_file"
+    description: str = "Read a file of the project."
+    args_schema: type[BaseModel] = PathArgs
+
+    def _do(self, path: str) -> str:
+        return self._context.files.read_text(path)
+
+
+class WriteFileTool(_EventTool):
+    name: str = "write_file"
+    description: str = "Write the whole content of a file (creates or replaces it)."
+    args_schema: type[BaseModel] = WriteArgs
+
+    def _do(self, path: str, content: str) -> str:
+        if not content.strip():
+            raise ValueError(f"refusing to write an empty {path}: give the whole file content")
+        written = self._context.files.write_text(path, content if content.endswith("\n") else content + "\n")
+        self._context.written.append(written.rel)
+        self._context.bus.emit(FileChanged(path=written.rel, action=written.action, diff=written.diff()))
+        return f"{written.action} {written.rel} ({written.bytes_written} bytes)"
+
+
+class RunPythonTool(_EventTool):
+    name: str = "run_python"
+    description: str = "Run a Python file of the project in the sandbox and see its output."
+    args_schema: type[BaseModel] = PathArgs
+
+    def _do(self, path: str) -> str:
+        return describe_run(run_check(self._context, "python", path))
+
+
+class RunTestsTool(_EventTool):
+    name: str = "run_tests"
+    description: str = "Run pytest on a test file or folder of the project in the sandbox."
+    args_schema: type[BaseModel] = PathArgs
+
+    def _do(self, path: str) -> str:
+        return describe_run(run_check(self._context, "tests", path or "."))
+
+
+class SearchCodeTool(_EventTool):
+    name: str = "search_code"
+    description: str = "Search the project's code for words; returns file:lines and snippets."
+    args_schema: type[BaseModel] = QueryArgs
+
+    def _do(self, query: str) -> str:
+        context = self._context
+        hits = (
+            context.searcher(query, 5)
+            if context.searcher
+            else [hit.to_dict() for hit in search_text(context.files, query, k=5)]
+        )
+        if not hits:
+            return "No matches."
+        return "\n\n".join(f"{h['path']}:{h['start_line']}-{h['end_line']}\n{h['snippet']}" for h in hits)
+
+
+def coder_tools(context: ToolContext) -> list[BaseTool]:
+    return [WriteFileTool().bind(context), ReadFileTool().bind(context), RunPythonTool().bind(context)]
+
+
+def all_tools(context: ToolContext) -> list[BaseTool]:
+    tools = [
+        ListFilesTool(),
+        ReadFileTool(),
+        WriteFileTool(),
+        RunPythonTool(),
+        RunTestsTool(),
+        SearchCodeTool(),
+    ]
+    return [tool.bind(context) for tool in tools]

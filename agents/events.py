@@ -1,0 +1,174 @@
+"""One typed event stream for everything the GUI and the CLI show about a crew run.
+
+Events are plain dataclasses; `to_dict()` gives the JSON line form (`--json-events`). An
+EventBus fans each event out to subscribers (the CLI printer, the GUI queue, tests) and keeps
+the run's history so a late subscriber can replay it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+PREVIEW_CHARS = 400
+
+
+def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class Event:
+    t: float = field(default_factory=time.time, kw_only=True)
+
+    @property
+    def type(self) -> str:
+        name = type(self).__name__
+        return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, **asdict(self)}
+
+
+@dataclass
+class RunStarted(Event):
+    run_id: str
+    request: str
+    workspace: str
+    rounds: int
+
+
+@dataclass
+class AgentStarted(Event):
+    agent: str  # planner | coder | reviewer
+    round: int
+
+
+@dataclass
+class AgentFinished(Event):
+    agent: str
+    round: int
+    output: str
+    duration_s: float
+
+
+@dataclass
+class TokenChunk(Event):
+    agent: str
+    text: str
+
+
+@dataclass
+class ToolCallStarted(Event):
+    call_id: str
+    agent: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass
+class ToolCallFinished(Event):
+    call_id: str
+    agent: str
+    name: str
+    arguments: dict[str, Any]
+    result: str
+    duration_s: float
+
+
+@dataclass
+class ToolCallFailed(Event):
+    call_id: str
+    agent: str
+    name: str
+    arguments: dict[str, Any]
+    error: str
+    duration_s: float
+
+
+@dataclass
+class ContextRetrieved(Event):
+    query: str
+    source: str  # "index" | "text search" | "none"
+    chunks: list[dict[str, Any]]  # path, start_line, end_line, symbol, score, snippet
+
+
+@dataclass
+class FileChanged(Event):
+    path: str
+    action: str  # created | modified | deleted
+    diff: str
+
+
+@dataclass
+class CheckRun(Event):
+    command: str
+    exit_code: int | None
+    passed: bool
+    limit_hit: str | None
+    duration_s: float
+    stdout_tail: str
+    stderr_tail: str
+
+
+@dataclass
+class ReviewVerdict(Event):
+    round: int
+    approved: bool
+    fixes: list[str]
+
+
+@dataclass
+class Notice(Event):
+    level: str  # info | warning | error
+    message: str
+
+
+@dataclass
+class RunFinished(Event):
+    run_id: str
+    completed: bool  # false: an infrastructure error ended the run
+    approved: bool
+    checks_passed: bool
+    rounds_used: int
+    files_changed: list[str]
+    checks: list[str]
+    message: str
+    duration_s: float
+
+
+Subscriber = Callable[[Event], None]
+
+
+class EventBus:
+    """Thread-safe fan-out; a failing subscriber is dropped rather than breaking the run."""
+
+    def __init__(self) -> None:
+        self._subscribers: list[Subscriber] = []
+        self._history: list[Event] = []
+        self._lock = threading.Lock()
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        with self._lock:
+            self._subscribers.append(subscriber)
+
+    def emit(self, event: Event) -> None:
+        with self._lock:
+            self._history.append(event)
+            subscribers = list(self._subscribers)
+        for subscriber in subscribers:
+            try:
+                subscriber(event)
+            except Exception:  # noqa: BLE001 - a broken display must not stop the crew
+                with self._lock:
+                    if subscriber in self._subscribers:
+                        self._subscribers.remove(subscriber)
+
+    @property
+    def history(self) -> list[Event]:
+        with self._lock:
+            return list(self._history)

@@ -1,0 +1,299 @@
+"""CrewAI's BaseLLM over LocalCrew's in-process engine: no network, no API key.
+
+Three kinds of call, chosen by what CrewAI passes:
+- tools given: a tool step. The reply is constrained by a grammar built from the tools' argument
+  schemas and returned as OpenAI-style tool calls, so CrewAI runs the tool (native function calling).
+  A malformed reply is fed back to the model as an observation and retried, never raised.
+- a JSON schema configured for the agent (planner, reviewer): the answer is grammar-constrained JSON.
+- otherwise: free text, honouring CrewAI's stop sequences.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from typing import Any
+
+from crewai import BaseLLM
+from crewai.events.types.llm_events import LLMCallType
+from crewai.llms.base_llm import llm_call_context
+from crewai.utilities.exceptions.context_window_exceeding_exception import LLMContextLengthExceededError
+from pydantic import Field, PrivateAttr
+
+import agents.crewai_setup  # noqa: F401, I001  (offline, quiet)
+from agents.events import EventBus, TokenChunk, ToolCallFailed
+from agents.tool_calls import (
+    ToolCallParseError,
+    ToolSpec,
+    json_grammar,
+    parse_tool_call,
+    tool_call_grammar,
+    tool_instructions,
+)
+from models.engine import CallStats, ContextOverflowError, Engine, GenerationSettings
+
+MAX_TOOL_ATTEMPTS = 3
+FIRM_REMINDER = "Your previous reply was empty. Reply now with the answer itself, in plain words or code."
+
+
+class RunCancelledError(RuntimeError):
+    """The user pressed Stop."""
+
+
+class EmptyModelOutputError(RuntimeError):
+    """The model produced nothing twice, even after a firmer prompt."""
+
+
+class LocalLLM(BaseLLM):
+    """One instance per agent: it carries that agent's name, sampling and answer schema."""
+
+    engine: Any = Field(exclude=True)
+    agent_name: str = "agent"
+    generation: GenerationSettings = Field(default_factory=GenerationSettings, exclude=True)
+    answer_schema: dict[str, Any] | None = None
+    tool_required_first: bool = False  # the coder must act before it may stop
+    bus: Any = Field(default=None, exclude=True)
+    cancel: Any = Field(default=None, exclude=True)  # threading.Event set by Stop
+    context_window: int = 4096
+    _raw_calls: dict[str, str] = PrivateAttr(default_factory=dict)
+    _stats: list[CallStats] = PrivateAttr(default_factory=list)
+    _llm_seconds: float = PrivateAttr(default=0.0)
+
+    # ---------- what CrewAI asks about the model ----------
+    def supports_function_calling(self) -> bool:
+        return True
+
+    def supports_stop_words(self) -> bool:
+        return True
+
+    def get_context_window_size(self) -> int:
+        return int(self.context_window * 0.85)  # CrewAI's own convention: keep 15 % headroom
+
+    def get_input_tokens_count(self, messages: Any, tools: Any = None, response_model: Any = None) -> int:
+        engine: Engine = self.engine
+        if isinstance(messages, str):
+            return len(engine.tokenize_chat([{"role": "user", "content": messages}])[0])
+        return len(engine.tokenize_chat(self._chat_messages(messages))[0])
+
+    @property
+    def call_stats(self) -> list[CallStats]:
+        return list(self._stats)
+
+    @property
+    def llm_seconds(self) -> float:
+        return self._llm_seconds
+
+    # ---------- calls ----------
+    def call(
+        self,
+        messages: Any,
+        tools: list[dict[str, Any]] | None = None,
+        callbacks: Any = None,
+        available_functions: Any = None,
+        from_task: Any = None,
+        from_agent: Any = None,
+        response_model: Any = None,
+    ) -> Any:
+        with llm_call_context():  # gives CrewAI's LLM events one call id
+            return self._call(messages, tools, from_task, from_agent, response_model)
+
+    def _call(
+        self,
+        messages: Any,
+        tools: list[dict[str, Any]] | None,
+        from_task: Any,
+        from_agent: Any,
+        response_model: Any,
+    ) -> Any:
+        chat = self._chat_messages(messages)
+        self._emit_call_started_event(
+            messages=messages, tools=tools, from_task=from_task, from_agent=from_agent
+        )
+        try:
+            if tools:
+                result = self._tool_step(chat, tools, from_task, from_agent)
+                call_type = LLMCallType.TOOL_CALL if isinstance(result, list) else LLMCallType.LLM_CALL
+            else:
+                schema = self._schema_of(response_model) or self.answer_schema
+                result = self._answer(chat, schema, from_task, from_agent)
+                call_type = LLMCallType.LLM_CALL
+        except ContextOverflowError as exc:
+            self._emit_call_failed_event(error=str(exc), from_task=from_task, from_agent=from_agent)
+            raise LLMContextLengthExceededError(str(exc)) from exc
+        except Exception as exc:
+            self._emit_call_failed_event(error=str(exc), from_task=from_task, from_agent=from_agent)
+            raise
+        self._emit_call_completed_event(
+            response=result,
+            call_type=call_type,
+            from_task=from_task,
+            from_agent=from_agent,
+            messages=messages,
+        )
+        return result
+
+    async def acall(
+        self,
+        messages: Any,
+        tools: list[dict[str, Any]] | None = None,
+        callbacks: Any = None,
+        available_functions: Any = None,
+        from_task: Any = None,
+        from_agent: Any = None,
+        response_model: Any = None,
+    ) -> Any:
+        import asyncio
+
+        return await asyncio.to_thread(
+            self.call, messages, tools, callbacks, available_functions, from_task, from_agent, response_model
+        )
+
+    # ---------- the three kinds ----------
+    def _answer(
+        self, chat: list[dict[str, str]], schema: dict[str, Any] | None, task: Any, agent: Any
+    ) -> str:
+        grammar = json_grammar(schema) if schema else None
+        stops = () if schema else tuple(self.stop_sequences)
+        text = self._generate(chat, grammar, stops, task, agent)
+        if not text.strip():
+            # Small models sometimes stop at once; one firmer retry, then give up clearly.
+            text = self._generate(
+                chat + [{"role": "user", "content": FIRM_REMINDER}], grammar, stops, task, agent
+            )
+        if not text.strip():
+            raise EmptyModelOutputError(f"the {self.agent_name} produced no output twice")
+        return text.strip()
+
+    def _tool_step(
+        self, chat: list[dict[str, str]], tools: list[dict[str, Any]], task: Any, agent: Any
+    ) -> Any:
+        specs = [ToolSpec.from_openai(tool) for tool in tools]
+        allow_final = not self.tool_required_first or self._acted_in(chat)
+        chat = self._with_tool_instructions(chat, specs, allow_final)
+        grammar = tool_call_grammar(specs, allow_final)
+        for attempt in range(1, MAX_TOOL_ATTEMPTS + 1):
+            text = self._generate(chat, grammar, (), task, agent)
+            try:
+                call = parse_tool_call(text, specs, allow_final)
+            except ToolCallParseError as exc:
+                self._emit(
+                    ToolCallFailed(
+                        call_id=f"malformed-{attempt}",
+                        agent=self.agent_name,
+                        name="(malformed call)",
+                        arguments={"reply": text[:300]},
+                        error=str(exc),
+                        duration_s=0.0,
+                    )
+                )
+                chat = chat + [
+                    {"role": "assistant", "content": text},
+                    {
+                        "role": "user",
+                        "content": f"That tool call was not usable: {exc}. Send one JSON object.",
+                    },
+                ]
+                continue
+            if call.is_final:
+                return str(call.arguments.get("text", "")).strip() or "Done."
+            if self._repeats_last_call(chat, call.name, call.arguments):
+                # Small models loop on the call they just made; treat the repeat as "done".
+                return f"Done: {call.name} {json.dumps(call.arguments)[:200]} was already carried out."
+            call_id = f"call_{uuid.uuid4().hex[:12]}"
+            self._raw_calls[call_id] = text  # replayed verbatim next turn, so the KV cache matches
+            return [
+                {
+                    "id": call_id,
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+                }
+            ]
+        return f"The {self.agent_name} could not produce a valid tool call after {MAX_TOOL_ATTEMPTS} tries."
+
+    def _generate(
+        self, chat: list[dict[str, str]], grammar: Any, stops: tuple[str, ...], task: Any, agent: Any
+    ) -> str:
+        engine: Engine = self.engine
+        gen = GenerationSettings(**{**self.generation.__dict__, "stop": tuple(stops) + self.generation.stop})
+        started = time.perf_counter()
+        pieces = []
+        try:
+            for piece in engine.stream_chat(chat, gen, cancel=self.cancel, grammar=grammar):
+                pieces.append(piece)
+                self._emit_stream_chunk_event(chunk=piece, from_task=task, from_agent=agent)
+                self._emit(TokenChunk(agent=self.agent_name, text=piece))
+        finally:
+            self._llm_seconds += time.perf_counter() - started
+            if engine.last_stats is not None:
+                self._stats.append(engine.last_stats)
+        if self.cancel is not None and self.cancel.is_set():
+            raise RunCancelledError("stopped by the user")
+        return "".join(pieces)
+
+    # ---------- message shaping ----------
+    def _chat_messages(self, messages: Any) -> list[dict[str, str]]:
+        """CrewAI's OpenAI-style messages -> plain role/content pairs the chat template accepts."""
+        if isinstance(messages, str):
+            return [{"role": "user", "content": messages}]
+        chat: list[dict[str, str]] = []
+        for message in messages:
+            role = message.get("role", "user")
+            content = _text_of(message.get("content"))
+            if role == "assistant" and message.get("tool_calls"):
+                call = message["tool_calls"][0]
+                function = call.get("function", {})
+                raw = self._raw_calls.get(call.get("id", ""))
+                content = raw or json.dumps(
+                    {"name": function.get("name"), "arguments": json.loads(function.get("arguments") or "{}")}
+                )
+            elif role == "tool":
+                role, content = "user", f"Result of {message.get('name', 'the tool')}:\n{content}"
+            elif role not in ("system", "user", "assistant"):
+                role = "user"
+            chat.append({"role": role, "content": content})
+        return chat
+
+    @staticmethod
+    def _with_tool_instructions(
+        chat: list[dict[str, str]], specs: list[ToolSpec], allow_final: bool
+    ) -> list[dict[str, str]]:
+        instructions = tool_instructions(specs, allow_final)
+        if chat and chat[0]["role"] == "system":
+            return [{"role": "system", "content": chat[0]["content"] + "\n\n" + instructions}] + chat[1:]
+        return [{"role": "system", "content": instructions}] + chat
+
+    @staticmethod
+    def _repeats_last_call(chat: list[dict[str, str]], name: str, arguments: dict[str, Any]) -> bool:
+        previous = next((m["content"] for m in reversed(chat) if m["role"] == "assistant"), None)
+        if previous is None:
+            return False
+        try:
+            last = json.loads(previous, strict=False)
+        except json.JSONDecodeError:
+            return False
+        return isinstance(last, dict) and last.get("name") == name and last.get("arguments") == arguments
+
+    def _acted_in(self, chat: list[dict[str, str]]) -> bool:
+        return any(m["role"] == "user" and m["content"].startswith("Result of ") for m in chat)
+
+    @staticmethod
+    def _schema_of(response_model: Any) -> dict[str, Any] | None:
+        if response_model is None or not hasattr(response_model, "model_json_schema"):
+            return None
+        return response_model.model_json_schema()
+
+    def _emit(self, event: Any) -> None:
+        bus: EventBus | None = self.bus
+        if bus is not None:
+            bus.emit(event)
+
+
+def _text_of(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
+    return str(content)

@@ -1,0 +1,155 @@
+"""The three roles: short prompts, answer schemas and sampling sized for small local models.
+
+Small models follow one short instruction better than a page of rules, so every prompt is a few
+lines, and the planner's and reviewer's answers are JSON constrained by a grammar.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from models.engine import GenerationSettings
+
+PLAN_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        # Bounded strings: a tiny model otherwise never closes its quotes.
+        "steps": {
+            "type": "array",
+            "items": {"type": "string", "maxLength": 80},
+            "minItems": 1,
+            "maxItems": 4,
+        },
+        "files": {
+            "type": "array",
+            "items": {"type": "string", "maxLength": 40},
+            "minItems": 1,
+            "maxItems": 3,
+        },
+    },
+    "required": ["steps", "files"],
+}
+VERDICT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "approved": {"type": "boolean"},
+        "fixes": {"type": "array", "items": {"type": "string", "maxLength": 100}, "maxItems": 3},
+    },
+    "required": ["approved", "fixes"],
+}
+
+
+@dataclass(frozen=True)
+class Role:
+    name: str
+    role: str
+    goal: str
+    backstory: str
+    generation: GenerationSettings
+    max_iter: int = 3
+
+
+@dataclass(frozen=True)
+class RoleSet:
+    planner: Role
+    coder: Role
+    reviewer: Role
+
+
+def _sampling(max_tokens: int, temperature: float, seed: int) -> GenerationSettings:
+    return GenerationSettings(temperature=temperature, max_tokens=max_tokens, repeat_penalty=1.15, seed=seed)
+
+
+def roles_for(model_size_bytes: int, temperature: float = 0.0, seed: int = 42) -> RoleSet:
+    """Shorter outputs for tiny models; room for real files with a 7B coder."""
+    large = model_size_bytes > 2_000_000_000
+    return RoleSet(
+        planner=Role(
+            "planner",
+            "Planner",
+            "Turn a request into a short plan and a list of files.",
+            "You plan small Python changes.",
+            _sampling(384 if large else 200, temperature, seed),
+        ),
+        coder=Role(
+            "coder",
+            "Coder",
+            "Write whole, working Python files with the write_file tool.",
+            "You write complete, simple Python files.",
+            _sampling(2048 if large else 700, temperature, seed),
+            max_iter=6 if large else 4,
+        ),
+        reviewer=Role(
+            "reviewer",
+            "Reviewer",
+            "Approve working code or list concrete fixes.",
+            "You check code against the request and the run results.",
+            _sampling(384 if large else 160, temperature, seed),
+        ),
+    )
+
+
+@dataclass
+class Plan:
+    steps: list[str]
+    files: list[str]
+    raw: str = ""
+
+    def text(self) -> str:
+        steps = "\n".join(f"{i}. {step}" for i, step in enumerate(self.steps, start=1))
+        return f"{steps}\nFiles: {', '.join(self.files) or '(coder decides)'}"
+
+
+@dataclass
+class Verdict:
+    approved: bool
+    fixes: list[str] = field(default_factory=list)
+
+
+def parse_plan(raw: str) -> Plan:
+    try:
+        data = json.loads(raw, strict=False)
+        steps = [str(s).strip() for s in data.get("steps", []) if str(s).strip()]
+        files = [str(f).strip() for f in data.get("files", []) if str(f).strip()]
+    except (json.JSONDecodeError, AttributeError):
+        return Plan([raw.strip()[:500] or "Do what the request asks."], [], raw)
+    return Plan(steps or ["Do what the request asks."], files, raw)
+
+
+def parse_verdict(raw: str) -> Verdict:
+    try:
+        data = json.loads(raw, strict=False)
+        return Verdict(bool(data.get("approved")), [str(f) for f in data.get("fixes", []) if str(f).strip()])
+    except (json.JSONDecodeError, AttributeError):
+        return Verdict(False, ["The review could not be read; check the run output and fix any error."])
+
+
+def planner_task(request: str, context: str, existing_files: list[str]) -> str:
+    files = ", ".join(existing_files[:30]) or "(empty folder)"
+    return (
+        f"Request: {request}\nProject files: {files}\n"
+        + (f"Relevant code:\n{context}\n" if context else "")
+        + "Reply with JSON: up to 4 short steps and the files to create or change. Example:\n"
+        + '{"steps": ["Write greet.py with a function greet(name)", "Print greet(\'Ann\')"], '
+        + '"files": ["greet.py"]}'
+    )
+
+
+def coder_task(request: str, plan: Plan, context: str, feedback: str) -> str:
+    return (
+        f"Request: {request}\nPlan:\n{plan.text()}\n"
+        + (f"Relevant code:\n{context}\n" if context else "")
+        + (f"Fix this from the last round:\n{feedback}\n" if feedback else "")
+        + "Write each file whole with write_file. Then give final_answer with a one-line summary."
+    )
+
+
+def reviewer_task(request: str, changes: str, checks: str) -> str:
+    return (
+        f"Request: {request}\nChanges:\n{changes or '(no file was written)'}\nChecks:\n{checks}\n"
+        "Reply with JSON. approved is true only if the code does what the request asks and the checks "
+        "passed; otherwise list up to 3 concrete fixes. Example:\n"
+        '{"approved": false, "fixes": ["greet.py: print the greeting, do not just return it"]}'
+    )
