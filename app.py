@@ -48,6 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
     download = sub.add_parser("download", help="download a catalog model from Hugging Face")
     download.add_argument("model_id", choices=[e.id for e in CATALOG if e.repo])
     sub.add_parser("models", help="list the model catalog")
+    ask = sub.add_parser("ask", help="run the crew on a request, headless")
+    ask.add_argument("request")
+    _add_model_flags(ask)
+    ask.add_argument("--workspace", type=Path, default=Path.cwd())
+    ask.add_argument("--rounds", type=int, default=3, help="coder/reviewer rounds at most")
+    ask.add_argument("--json-events", action="store_true", help="print events as JSON lines")
+    undo = sub.add_parser("undo", help="restore the workspace to before the last crew run")
+    undo.add_argument("--workspace", type=Path, default=Path.cwd())
     return parser
 
 
@@ -132,7 +140,38 @@ def _report_load_result_when_done(host: object) -> None:
     threading.Thread(target=report, daemon=True).start()
 
 
-COMMANDS = {"doctor": cmd_doctor, "download": cmd_download, "models": cmd_models}
+def cmd_ask(args: argparse.Namespace) -> int:
+    from agents.ask_cli import EXIT_INFRA, run_ask
+    from models.engine import Engine
+
+    try:
+        path = resolve_model(args.model)
+    except ModelNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INFRA
+    settings = engine_settings(args)
+    return run_ask(
+        args.request,
+        args.workspace,
+        engine_factory=lambda: Engine(path, settings),
+        rounds=max(1, args.rounds),
+        as_json=args.json_events,
+    )
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    from agents.ask_cli import run_undo
+
+    return run_undo(args.workspace)
+
+
+COMMANDS = {
+    "doctor": cmd_doctor,
+    "download": cmd_download,
+    "models": cmd_models,
+    "ask": cmd_ask,
+    "undo": cmd_undo,
+}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,6 +34,7 @@ from agents.roles import (
     VERDICT_SCHEMA,
     Role,
     coder_task,
+    expected_files,
     parse_plan,
     parse_verdict,
     planner_task,
@@ -167,7 +168,10 @@ class CrewRunner:
                 message=f"The run failed: {type(exc).__name__}: {exc}",
             )
         finally:
-            self.snapshots.end_run(run_id)
+            try:
+                self.snapshots.end_run(run_id)
+            except (SnapshotError, OSError) as exc:  # the store vanished mid-run: say so, stay up
+                self.bus.emit(Notice(level="warning", message=f"Could not close the run's snapshot: {exc}"))
 
     def _run_rounds(self, run_id: str, request: str, context: ToolContext, started: float) -> RunSummary:
         source, chunks, context_text = self.retriever(request)
@@ -181,6 +185,9 @@ class CrewRunner:
                 schema=PLAN_SCHEMA,
             )
         )
+        allowed_files = expected_files(request, plan)
+        if allowed_files:
+            plan.files = allowed_files
         feedback, approved, checks_passed, check_lines = "", False, False, []
         round_number = 0
         for round_number in range(1, self.settings.rounds + 1):
@@ -191,7 +198,7 @@ class CrewRunner:
                 round_number,
                 coder_task(request, plan, context_text, feedback),
                 "one-line summary of the files written",
-                tools=coder_tools(context),
+                tools=coder_tools(context, allowed_files),
                 tool_first=True,
             )
             this_round = list(dict.fromkeys(context.written[written_before:]))

@@ -11,10 +11,10 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from crewai.tools import BaseTool
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel, Field, PrivateAttr, create_model
 
 from agents.events import (
     CheckRun,
@@ -221,8 +221,20 @@ class SearchCodeTool(_EventTool):
         return "\n\n".join(f"{h['path']}:{h['start_line']}-{h['end_line']}\n{h['snippet']}" for h in hits)
 
 
-def coder_tools(context: ToolContext) -> list[BaseTool]:
-    return [WriteFileTool().bind(context), ReadFileTool().bind(context), RunPythonTool().bind(context)]
+def expected_files_schema(files: list[str]) -> type[BaseModel]:
+    """write_file arguments whose path must be one of these files (the grammar then enforces it)."""
+    return create_model(
+        "WriteExpectedArgs",
+        path=(Literal[tuple(files)], Field(description="one of the files the plan names")),
+        content=(str, Field(description="the whole new content of the file", min_length=1)),
+    )
+
+
+def coder_tools(context: ToolContext, expected_files: list[str] | None = None) -> list[BaseTool]:
+    writer = WriteFileTool()
+    if expected_files:
+        writer = WriteFileTool(args_schema=expected_files_schema(expected_files))
+    return [writer.bind(context), ReadFileTool().bind(context), RunPythonTool().bind(context)]
 
 
 def all_tools(context: ToolContext) -> list[BaseTool]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from crewai import BaseLLM
@@ -170,10 +171,14 @@ class LocalLLM(BaseLLM):
     ) -> Any:
         specs = [ToolSpec.from_openai(tool) for tool in tools]
         allow_final = not self.tool_required_first or self._acted_in(chat)
-        chat = self._with_tool_instructions(chat, specs, allow_final)
+        chat = self._with_tool_instructions(chat, specs)
         grammar = tool_call_grammar(specs, allow_final)
+        max_tokens = self.generation.max_tokens
         for attempt in range(1, MAX_TOOL_ATTEMPTS + 1):
-            text = self._generate(chat, grammar, (), task, agent)
+            text = self._generate(chat, grammar, (), task, agent, max_tokens=max_tokens)
+            if self.engine.last_stats is not None and self.engine.last_stats.finish_reason == "length":
+                # Cut off mid-file: at temperature 0 the same budget fails the same way again.
+                max_tokens *= 2
             try:
                 call = parse_tool_call(text, specs, allow_final)
             except ToolCallParseError as exc:
@@ -212,10 +217,20 @@ class LocalLLM(BaseLLM):
         return f"The {self.agent_name} could not produce a valid tool call after {MAX_TOOL_ATTEMPTS} tries."
 
     def _generate(
-        self, chat: list[dict[str, str]], grammar: Any, stops: tuple[str, ...], task: Any, agent: Any
+        self,
+        chat: list[dict[str, str]],
+        grammar: Any,
+        stops: tuple[str, ...],
+        task: Any,
+        agent: Any,
+        max_tokens: int | None = None,
     ) -> str:
         engine: Engine = self.engine
-        gen = GenerationSettings(**{**self.generation.__dict__, "stop": tuple(stops) + self.generation.stop})
+        gen = replace(
+            self.generation,
+            stop=tuple(stops) + self.generation.stop,
+            max_tokens=max_tokens or self.generation.max_tokens,
+        )
         started = time.perf_counter()
         pieces = []
         try:
@@ -255,10 +270,8 @@ class LocalLLM(BaseLLM):
         return chat
 
     @staticmethod
-    def _with_tool_instructions(
-        chat: list[dict[str, str]], specs: list[ToolSpec], allow_final: bool
-    ) -> list[dict[str, str]]:
-        instructions = tool_instructions(specs, allow_final)
+    def _with_tool_instructions(chat: list[dict[str, str]], specs: list[ToolSpec]) -> list[dict[str, str]]:
+        instructions = tool_instructions(specs)
         if chat and chat[0]["role"] == "system":
             return [{"role": "system", "content": chat[0]["content"] + "\n\n" + instructions}] + chat[1:]
         return [{"role": "system", "content": instructions}] + chat

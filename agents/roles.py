@@ -7,7 +7,9 @@ lines, and the planner's and reviewer's answers are JSON constrained by a gramma
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from models.engine import GenerationSettings
@@ -106,6 +108,33 @@ class Plan:
 class Verdict:
     approved: bool
     fixes: list[str] = field(default_factory=list)
+
+
+_FILE_NAME = re.compile(
+    r"(?<![\w/.-])([A-Za-z0-9_][A-Za-z0-9_.-]{0,40}(?:/[A-Za-z0-9_][A-Za-z0-9_.-]{0,40}){0,2}\.(?:py|txt|md|json|toml|cfg|ini|csv|html|js|css))\b"
+)
+
+
+def files_named_in(text: str) -> list[str]:
+    """File names the user wrote in the request, in order (e.g. 'add.py', 'tests/test_add.py')."""
+    return list(dict.fromkeys(_FILE_NAME.findall(text)))
+
+
+def expected_files(request: str, plan: Plan) -> list[str]:
+    """The files the coder may write: those the request names, plus plan files about them.
+
+    A plan file counts only if its name contains a named file's stem (test_add.py for add.py):
+    small planners copy file names from their prompt's example. Empty when the request names no
+    file: then any relative path is allowed.
+    """
+    named = files_named_in(request)
+    if not named:
+        return []
+    stems = [Path(name).stem for name in named]
+    related = [
+        f for f in plan.files if _FILE_NAME.fullmatch(f) and any(stem in Path(f).stem for stem in stems)
+    ]
+    return list(dict.fromkeys(named + related))[:6]
 
 
 def parse_plan(raw: str) -> Plan:

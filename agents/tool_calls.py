@@ -98,11 +98,14 @@ def json_grammar(schema: dict[str, Any]) -> Any:
     return _grammar_for(json.dumps(_clean(schema)))
 
 
-def tool_instructions(specs: list[ToolSpec], allow_final: bool) -> str:
+def tool_instructions(specs: list[ToolSpec]) -> str:
+    """The same text on every call of a tool loop, so the prompt prefix (and KV cache) stays valid.
+
+    Whether final_answer is allowed yet is the grammar's business, not the prompt's.
+    """
     lines = ['Reply with exactly one JSON object: {"name": "<tool>", "arguments": {...}}. Tools:']
     lines += [f"- {spec.signature()}" for spec in specs]
-    if allow_final:
-        lines.append(f"- {FINAL_ANSWER}(text): when the work is done, a one-line summary.")
+    lines.append(f"- {FINAL_ANSWER}(text): when the work is done, a one-line summary.")
     if any(spec.name == "write_file" for spec in specs):
         lines.append(
             'Example: {"name": "write_file", "arguments": {"path": "greet.py", '

@@ -1,0 +1,161 @@
+"""A real crew run on the bundled model: files written, run in the sandbox, events in order, undo."""
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from agents.crew_runner import CrewRunner, CrewSettings, RunSummary
+from agents.events import (
+    AgentFinished,
+    AgentStarted,
+    CheckRun,
+    ContextRetrieved,
+    EventBus,
+    FileChanged,
+    ReviewVerdict,
+    RunFinished,
+    RunStarted,
+    TokenChunk,
+    ToolCallFinished,
+    ToolCallStarted,
+)
+from models.engine import Engine, EngineSettings
+from tests.app_process import run_app
+
+REQUEST = "Write add.py with a function add(a, b) that returns a + b and prints add(2, 3)."
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and ".localcrew" not in p.parts}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def engine(bundled_model: Path) -> Engine:
+    engine = Engine(bundled_model, EngineSettings(n_ctx=4096))
+    engine.load()
+    yield engine
+    engine.close()
+
+
+@pytest.fixture(scope="module")
+def crew_run(
+    engine: Engine, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict, RunSummary, EventBus]:
+    workspace = tmp_path_factory.mktemp("ws")
+    (workspace / "notes.txt").write_text("add numbers with add()\n")
+    (workspace / "util.py").write_text("def double(x):\n    return 2 * x\n")
+    before = _tree(workspace)
+    bus = EventBus()
+    summary = CrewRunner(engine, workspace, bus, CrewSettings(rounds=1)).run(REQUEST)
+    return workspace, before, summary, bus
+
+
+def test_run_writes_a_file_and_runs_it(crew_run) -> None:
+    workspace, _, summary, bus = crew_run
+    assert summary.completed and summary.rounds_used == 1
+    assert "add.py" in summary.files_changed and (workspace / "add.py").is_file()
+    checks = [e for e in bus.history if isinstance(e, CheckRun)]
+    assert checks and checks[0].command.endswith("add.py")
+    assert summary.checks and summary.llm_calls >= 3
+
+
+def test_events_arrive_in_order(crew_run) -> None:
+    events = [e for e in crew_run[3].history if not isinstance(e, TokenChunk)]
+
+    def first(kind, **match):
+        return next(
+            i
+            for i, e in enumerate(events)
+            if isinstance(e, kind) and all(getattr(e, k) == v for k, v in match.items())
+        )
+
+    order = [
+        first(RunStarted),
+        first(ContextRetrieved),
+        first(AgentStarted, agent="planner"),
+        first(AgentFinished, agent="planner"),
+        first(AgentStarted, agent="coder"),
+        first(ToolCallStarted),
+        first(FileChanged),
+        first(ToolCallFinished),
+        first(AgentFinished, agent="coder"),
+        first(CheckRun),
+        first(AgentStarted, agent="reviewer"),
+        first(ReviewVerdict),
+        first(RunFinished),
+    ]
+    assert order == sorted(order)
+    assert isinstance(events[-1], RunFinished)
+    tokens = [e for e in crew_run[3].history if isinstance(e, TokenChunk)]
+    assert {e.agent for e in tokens} == {"planner", "coder", "reviewer"}
+
+
+def test_tool_events_carry_name_arguments_result_duration(crew_run) -> None:
+    finished = [e for e in crew_run[3].history if isinstance(e, ToolCallFinished)]
+    write = next(e for e in finished if e.name == "write_file")
+    assert write.arguments["path"] == "add.py" and write.arguments["content"]
+    assert "add.py" in write.result and write.duration_s >= 0
+    changed = next(e for e in crew_run[3].history if isinstance(e, FileChanged))
+    assert changed.diff.startswith("--- /dev/null") and "+++ b/add.py" in changed.diff
+    json.dumps([e.to_dict() for e in crew_run[3].history], default=str)  # every event serialises
+
+
+def test_run_statistics_add_up(crew_run) -> None:
+    summary = crew_run[2]
+    assert 0 < summary.prompt_tokens_evaluated <= summary.prompt_tokens_sent
+    assert 0 < summary.llm_seconds <= summary.duration_s
+    assert summary.tool_calls_ok >= 1
+
+
+def test_undo_restores_the_workspace_exactly(crew_run) -> None:
+    from tools.run_snapshot import RunSnapshots
+
+    workspace, before, _, _ = crew_run
+    assert _tree(workspace) != before
+    RunSnapshots(workspace).undo()
+    assert _tree(workspace) == before
+
+
+def test_empty_request_ends_cleanly(engine: Engine, tmp_path: Path) -> None:
+    summary = CrewRunner(engine, tmp_path, EventBus()).run("   ")
+    assert not summary.completed and "empty" in summary.message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_stop_ends_the_run_cleanly(engine: Engine, tmp_path: Path) -> None:
+    cancel = threading.Event()
+    bus = EventBus()
+    bus.subscribe(lambda e: cancel.set() if isinstance(e, TokenChunk) else None)  # Stop at the first token
+    summary = CrewRunner(engine, tmp_path, bus, CrewSettings(rounds=2), cancel=cancel).run(REQUEST)
+    assert summary.completed and summary.message == "Stopped by the user."
+    assert isinstance(bus.history[-1], RunFinished)
+    assert not (tmp_path / "add.py").exists()
+
+
+def test_ask_and_undo_cli(tmp_path: Path) -> None:
+    (tmp_path / "keep.py").write_text("x = 1\n")
+    result = run_app(
+        "ask", REQUEST, "--workspace", str(tmp_path), "--rounds", "1", "--json-events", timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    types = [e["type"] for e in events]
+    assert types[0] == "run_started" and types[-1] == "run_finished"
+    assert {"tool_call_started", "tool_call_finished", "file_changed", "check_run"} <= set(types)
+    assert "add.py" in events[-1]["files_changed"]
+    undo = run_app("undo", "--workspace", str(tmp_path))
+    assert undo.returncode == 0 and "1 deleted" in undo.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".localcrew", "keep.py"]
+    again = run_app("undo", "--workspace", str(tmp_path))
+    assert again.returncode == 0 and "Nothing to undo" in again.stdout
+
+
+def test_ask_bad_input(tmp_path: Path) -> None:
+    assert run_app("ask", "  ", "--workspace", str(tmp_path)).returncode == 2
+    missing = run_app("ask", "hi", "--workspace", str(tmp_path / "nope"))
+    assert missing.returncode == 2 and "not a folder" in missing.stderr
+    bad_model = run_app("ask", "hi", "--workspace", str(tmp_path), "--model", str(tmp_path / "x.gguf"))
+    assert bad_model.returncode == 1 and "not found" in bad_model.stderr

@@ -1,0 +1,111 @@
+"""The CrewAI adapter on the real bundled model and the real CrewAI event bus."""
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+import agents.crewai_setup  # noqa: F401
+from agents.crew_tools import WriteArgs
+from agents.events import EventBus, TokenChunk, ToolCallFailed
+from agents.local_llm import LocalLLM
+from agents.roles import VERDICT_SCHEMA
+from models.engine import Engine, EngineSettings, GenerationSettings
+
+WRITE_TOOL = {"type": "function", "function": {"name": "write_file", "description": "Write a whole file.",
+                                               "parameters": WriteArgs.model_json_schema()}}  # fmt: skip
+ASK = [
+    {"role": "system", "content": "You write Python."},
+    {"role": "user", "content": "Create hello.py that prints hello."},
+]
+
+
+@pytest.fixture(scope="module")
+def engine(bundled_model: Path) -> Engine:
+    engine = Engine(bundled_model, EngineSettings(n_ctx=2048))
+    engine.load()
+    yield engine
+    engine.close()
+
+
+def _llm(engine: Engine, **kwargs) -> LocalLLM:
+    return LocalLLM(
+        model="test", engine=engine, generation=GenerationSettings(temperature=0.0, max_tokens=120), **kwargs
+    )
+
+
+def test_tool_step_returns_native_tool_calls(engine: Engine) -> None:
+    result = _llm(engine, tool_required_first=True).call(ASK, tools=[WRITE_TOOL])
+    assert isinstance(result, list) and len(result) == 1
+    call = result[0]
+    assert call["type"] == "function" and call["function"]["name"] == "write_file"
+    arguments = json.loads(call["function"]["arguments"])
+    assert set(arguments) == {"path", "content"} and arguments["content"]
+    assert not arguments["path"].startswith("/")
+
+
+def test_tool_result_turn_is_rendered_and_reuses_the_cache(engine: Engine) -> None:
+    llm = _llm(engine, tool_required_first=True)
+    first = llm.call(ASK, tools=[WRITE_TOOL])
+    follow = ASK + [
+        {"role": "assistant", "content": None, "tool_calls": first},
+        {"role": "tool", "tool_call_id": first[0]["id"], "name": "write_file", "content": "created hello.py"},
+    ]
+    llm.call(follow, tools=[WRITE_TOOL])
+    second = llm.call_stats[-1]
+    assert (
+        second.prompt_tokens_evaluated < second.prompt_tokens / 2
+    )  # the earlier turn came from the KV cache
+
+
+def test_malformed_calls_become_observations_not_errors(engine: Engine) -> None:
+    bus = EventBus()
+    llm = LocalLLM(
+        model="t",
+        engine=engine,
+        bus=bus,
+        tool_required_first=True,
+        generation=GenerationSettings(temperature=0.0, max_tokens=6),
+    )  # too short to finish the JSON
+    result = llm.call(ASK, tools=[WRITE_TOOL])
+    failures = [e for e in bus.history if isinstance(e, ToolCallFailed)]
+    assert isinstance(result, str) and "could not produce a valid tool call" in result
+    assert len(failures) == 3 and all("cut off" in f.error or "not valid JSON" in f.error for f in failures)
+
+
+def test_structured_answer_follows_the_schema(engine: Engine) -> None:
+    text = _llm(engine, answer_schema=VERDICT_SCHEMA).call("Review: print('hi') printed hi. Approve?")
+    verdict = json.loads(text, strict=False)
+    assert isinstance(verdict["approved"], bool) and isinstance(verdict["fixes"], list)
+
+
+def test_stop_sequences_are_honoured(engine: Engine) -> None:
+    llm = _llm(engine, stop=["\n"])
+    assert "\n" not in llm.call("Write three lines of Python.")
+
+
+def test_context_overflow_maps_to_crewai_error(engine: Engine) -> None:
+    from crewai.utilities.exceptions.context_window_exceeding_exception import LLMContextLengthExceededError
+
+    with pytest.raises(LLMContextLengthExceededError):
+        _llm(engine).call("word " * 3000)
+
+
+def test_stream_chunks_reach_crewai_and_our_bus(engine: Engine) -> None:
+    from crewai.events import LLMStreamChunkEvent, crewai_event_bus
+
+    bus = EventBus()
+    crewai_chunks: list[str] = []
+    with crewai_event_bus.scoped_handlers():
+        crewai_event_bus.on(LLMStreamChunkEvent)(lambda _, event: crewai_chunks.append(event.chunk))
+        text = _llm(engine, bus=bus, agent_name="coder").call("Say hello.")
+    ours = [e for e in bus.history if isinstance(e, TokenChunk)]
+    assert "".join(e.text for e in ours).strip() == text
+    assert ours and all(e.agent == "coder" for e in ours)
+    assert "".join(crewai_chunks).strip() == text
+
+
+def test_acall(engine: Engine) -> None:
+    text = asyncio.run(_llm(engine).acall("Say hi."))
+    assert isinstance(text, str) and text
