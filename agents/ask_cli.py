@@ -51,7 +51,8 @@ def format_event(event: Event) -> str | None:
                 f"  → {event.name}({', '.join(f'{k}={str(v)[:40]!r}' for k, v in event.arguments.items())})"
             )
         case ToolCallFinished():
-            return f"  ✓ {event.name}: {event.result.splitlines()[0] if event.result else ''} ({event.duration_s:.2f}s)"
+            first_line = event.result.splitlines()[0] if event.result else ""
+            return f"  ✓ {event.name}: {first_line} ({event.duration_s:.2f}s)"
         case ToolCallFailed():
             return f"  ✗ {event.name}: {event.error}"
         case FileChanged():
