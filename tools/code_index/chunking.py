@@ -170,7 +170,7 @@ class Chunker:
     # -- internals --------------------------------------------------------------------------
     def _budget(self, symbol: str) -> int:
         header = self.count_tokens([symbol])[0] if symbol else 0
-        return max(16, self.max_tokens - SPECIAL_TOKENS - header)
+        return max(4, self.max_tokens - SPECIAL_TOKENS - header)
 
     def _emit(
         self,

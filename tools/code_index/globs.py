@@ -108,6 +108,8 @@ def glob_to_sql_like(pattern: str) -> str:
         c = pat[i]
         if c == "*":
             out.append("%")
+            if pat.startswith("**/", i):  # zero or more folders: the slash is optional too
+                i += 2
         elif c == "?" or c in "%_'":
             out.append("_")
         elif c == "[":

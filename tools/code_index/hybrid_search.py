@@ -58,6 +58,10 @@ class Candidate:
     fts_score: float | None = None
     score: float = 0.0
     ranks: dict[str, int] = field(default_factory=dict)
+    tiebreak: float = 0.0  # sum of the side scores relative to each side's best
+
+    def sort_key(self) -> tuple:
+        return (-self.score, -self.tiebreak, self.path, self.start_line)
 
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -102,9 +106,14 @@ def fts_query_text(query: str) -> str:
 
 
 def rrf_fuse(lists: dict[str, list[Candidate]], rrf_k: int = RRF_K) -> list[Candidate]:
-    """Reciprocal rank fusion of ranked candidate lists (keyed by side name)."""
+    """Reciprocal rank fusion of ranked candidate lists (keyed by side name).
+
+    Equal fused scores (e.g. ranks 1+2 against 2+1) are ordered by the side scores relative to
+    each side's best, so the candidate that one side prefers by a wide margin comes first.
+    """
     merged: dict[str, Candidate] = {}
     for side, cands in lists.items():
+        best = max((_side_score(c, side) for c in cands), default=0.0)
         for rank, cand in enumerate(cands, start=1):
             cur = merged.get(cand.id)
             if cur is None:
@@ -116,7 +125,14 @@ def rrf_fuse(lists: dict[str, list[Candidate]], rrf_k: int = RRF_K) -> list[Cand
                     cur.fts_score = cand.fts_score
             cur.ranks[side] = rank
             cur.score += 1.0 / (rrf_k + rank)
-    return sorted(merged.values(), key=lambda c: (-c.score, c.path, c.start_line))
+            if best > 0:
+                cur.tiebreak += _side_score(cand, side) / best
+    return sorted(merged.values(), key=Candidate.sort_key)
+
+
+def _side_score(cand: Candidate, side: str) -> float:
+    value = cand.vector_score if side == "vector" else cand.fts_score
+    return float(value or 0.0)
 
 
 def _merge_text(a: Candidate, b: Candidate) -> str:
@@ -141,7 +157,7 @@ def merge_overlapping(cands: Iterable[Candidate]) -> list[Candidate]:
         cur = group[0]
         for nxt in group[1:]:
             if nxt.start_line <= cur.end_line:
-                best = cur if cur.score >= nxt.score else nxt
+                best = cur if cur.sort_key() <= nxt.sort_key() else nxt
                 cur = Candidate(
                     id=best.id,
                     path=cur.path,
@@ -154,12 +170,13 @@ def merge_overlapping(cands: Iterable[Candidate]) -> list[Candidate]:
                     fts_score=_best(cur.fts_score, nxt.fts_score),
                     score=max(cur.score, nxt.score),
                     ranks={**nxt.ranks, **cur.ranks},
+                    tiebreak=best.tiebreak,
                 )
             else:
                 out.append(cur)
                 cur = nxt
         out.append(cur)
-    out.sort(key=lambda c: (-c.score, c.path, c.start_line))
+    out.sort(key=Candidate.sort_key)
     return out
 
 

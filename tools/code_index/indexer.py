@@ -322,7 +322,10 @@ class _Update:
         report.files_scanned = len(scan.files)
         table_exists = ix.store.exists()
         if not table_exists:
-            manifest.files = {}
+            # Nothing was committed: only verdicts on files without chunks still hold.
+            manifest.files = {
+                p: e for p, e in manifest.files.items() if e.status != STATUS_OK or e.chunks == 0
+            }
         elif not manifest.clean:
             self.reconcile()
         manifest.model_path = ix.embedder.model_path
@@ -351,6 +354,10 @@ class _Update:
             report.optimized = self.maintain()
             if report.optimized:
                 manifest.save()
+        for path in current:  # files skipped by content (binary...), read now or earlier
+            e = manifest.files.get(path)
+            if e is not None and e.status != STATUS_OK:
+                self.skip(e.status)
         report.chunks_total = ix.store.count_rows()
         report.seconds = round(time.perf_counter() - self.t0, 3)
         self.progress("", phase="done", force=True)
@@ -389,7 +396,6 @@ class _Update:
                 self.progress(f.path)
                 continue
             if content.text is None:
-                self.skip(status)
                 manifest.files[f.path] = FileEntry(f.size, f.mtime_ns, content.file_hash, status, 0)
                 if f.path in self.paths_with_rows:
                     stale.append(f.path)

@@ -56,7 +56,8 @@ class Manifest:
                 int(data.get("writes_since_optimize", 0)),
             )
         except FileNotFoundError:
-            return cls(path, table)
+            # Unknown state: if the table exists, it is reconciled; if not, nothing is lost.
+            return cls(path, table, clean=False)
         except (OSError, ValueError, TypeError, AttributeError):
             # Corrupt or foreign: treat as interrupted so the table is reconciled.
             return cls(path, table, clean=False)

@@ -20,6 +20,7 @@ from .ignore import (
     is_noise_file,
     is_venv_dir,
 )
+from .location import LOCAL_DIR
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -87,12 +88,9 @@ def scan_workspace(
                     result.skip(SKIP_SYMLINK, rel)
                     continue
                 if entry.is_dir(follow_symlinks=False):
-                    if (
-                        name in IGNORED_DIR_NAMES
-                        or entry.path in excluded
-                        or local.ignored(rel, True)
-                        or is_venv_dir(entry.path)
-                    ):
+                    if name == LOCAL_DIR or entry.path in excluded:
+                        continue  # LocalCrew's own folder: not reported
+                    if name in IGNORED_DIR_NAMES or local.ignored(rel, True) or is_venv_dir(entry.path):
                         result.skip(SKIP_IGNORED, rel + "/")
                     else:
                         stack.append((entry.path, rel, local))
