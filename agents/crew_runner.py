@@ -34,13 +34,16 @@ from agents.roles import (
     VERDICT_SCHEMA,
     Role,
     coder_task,
+    crew_charter,
     expected_files,
     parse_plan,
     parse_verdict,
     planner_task,
     reviewer_task,
     roles_for,
+    run_preamble,
 )
+from agents.tool_calls import ToolSpec, tool_instructions
 from models.engine import Engine
 from tools.run_snapshot import RunSnapshots, SnapshotError
 from tools.sandbox import RunLimits, RunResult
@@ -100,6 +103,14 @@ def _context_text(hits: list[dict[str, Any]], budget_chars: int) -> str:
     return "\n".join(parts)
 
 
+def _openai_tools(context: ToolContext) -> list[dict[str, Any]]:
+    """The coder's tools in the form CrewAI hands them to the LLM."""
+    from crewai.utilities.agent_utils import convert_tools_to_openai_schema
+
+    converted = convert_tools_to_openai_schema(coder_tools(context))
+    return converted[0] if isinstance(converted, tuple) else converted
+
+
 def _is_test_file(rel: str) -> bool:
     name = Path(rel).name
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
@@ -126,6 +137,7 @@ class CrewRunner:
         size = engine.info.file_size if engine.info else 0
         self.roles = roles_for(size, self.settings.temperature, self.settings.seed)
         self._llms: list[LocalLLM] = []
+        self.preamble = ""
 
     # ---------- the run ----------
     def run(self, request: str) -> RunSummary:
@@ -176,14 +188,10 @@ class CrewRunner:
     def _run_rounds(self, run_id: str, request: str, context: ToolContext, started: float) -> RunSummary:
         source, chunks, context_text = self.retriever(request)
         self.bus.emit(ContextRetrieved(query=request, source=source, chunks=chunks))
+        charter = crew_charter(tool_instructions([ToolSpec.from_openai(t) for t in _openai_tools(context)]))
+        self.preamble = run_preamble(charter, request, context_text, self.files.list_files())
         plan = parse_plan(
-            self._step(
-                self.roles.planner,
-                0,
-                planner_task(request, context_text, self.files.list_files()),
-                "JSON plan",
-                schema=PLAN_SCHEMA,
-            )
+            self._step(self.roles.planner, 0, planner_task(request), "JSON plan", schema=PLAN_SCHEMA)
         )
         allowed_files = expected_files(request, plan)
         if allowed_files:
@@ -196,7 +204,7 @@ class CrewRunner:
             self._step(
                 self.roles.coder,
                 round_number,
-                coder_task(request, plan, context_text, feedback),
+                coder_task(request, plan, feedback),
                 "one-line summary of the files written",
                 tools=coder_tools(context, allowed_files),
                 tool_first=True,
@@ -248,6 +256,7 @@ class CrewRunner:
             tool_required_first=tool_first,
             bus=self.bus,
             cancel=self.cancel,
+            preamble=self.preamble,
             context_window=self.engine.settings.n_ctx,
             temperature=role.generation.temperature,
         )

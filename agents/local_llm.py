@@ -54,6 +54,9 @@ class LocalLLM(BaseLLM):
     generation: GenerationSettings = Field(default_factory=GenerationSettings, exclude=True)
     answer_schema: dict[str, Any] | None = None
     tool_required_first: bool = False  # the coder must act before it may stop
+    # Shared by every agent of a run and put first in the system prompt, so each agent's first call
+    # finds it in the KV cache (the previous agent's prompt began with the same tokens).
+    preamble: str = ""
     bus: Any = Field(default=None, exclude=True)
     cancel: Any = Field(default=None, exclude=True)  # threading.Event set by Stop
     context_window: int = 4096
@@ -171,7 +174,8 @@ class LocalLLM(BaseLLM):
     ) -> Any:
         specs = [ToolSpec.from_openai(tool) for tool in tools]
         allow_final = not self.tool_required_first or self._acted_in(chat)
-        chat = self._with_tool_instructions(chat, specs)
+        if not self.preamble:  # a crew run's preamble already describes the tools
+            chat = self._with_tool_instructions(chat, specs)
         grammar = tool_call_grammar(specs, allow_final)
         max_tokens = self.generation.max_tokens
         for attempt in range(1, MAX_TOOL_ATTEMPTS + 1):
@@ -250,8 +254,8 @@ class LocalLLM(BaseLLM):
     def _chat_messages(self, messages: Any) -> list[dict[str, str]]:
         """CrewAI's OpenAI-style messages -> plain role/content pairs the chat template accepts."""
         if isinstance(messages, str):
-            return [{"role": "user", "content": messages}]
-        chat: list[dict[str, str]] = []
+            messages = [{"role": "user", "content": messages}]
+        chat: list[dict[str, str]] = [{"role": "system", "content": self.preamble}] if self.preamble else []
         for message in messages:
             role = message.get("role", "user")
             content = _text_of(message.get("content"))
@@ -266,7 +270,10 @@ class LocalLLM(BaseLLM):
                 role, content = "user", f"Result of {message.get('name', 'the tool')}:\n{content}"
             elif role not in ("system", "user", "assistant"):
                 role = "user"
-            chat.append({"role": role, "content": content})
+            if role == "system" and chat and chat[-1]["role"] == "system":
+                chat[-1] = {"role": "system", "content": chat[-1]["content"] + "\n\n" + content}
+            else:
+                chat.append({"role": role, "content": content})
         return chat
 
     @staticmethod

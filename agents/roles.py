@@ -155,21 +155,41 @@ def parse_verdict(raw: str) -> Verdict:
         return Verdict(False, ["The review could not be read; check the run output and fix any error."])
 
 
-def planner_task(request: str, context: str, existing_files: list[str]) -> str:
-    files = ", ".join(existing_files[:30]) or "(empty folder)"
+PLAN_EXAMPLE = (
+    '{"steps": ["Write greet.py with a function greet(name)", "Print greet(\'Ann\')"], "files": ["greet.py"]}'
+)
+VERDICT_EXAMPLE = '{"approved": false, "fixes": ["greet.py: print the greeting, do not just return it"]}'
+
+
+def crew_charter(tool_text: str) -> str:
+    """What every agent reads first; the same words in every run, so llama.cpp caches them once."""
     return (
-        f"Request: {request}\nProject files: {files}\n"
-        + (f"Relevant code:\n{context}\n" if context else "")
-        + "Reply with JSON: up to 4 short steps and the files to create or change. Example:\n"
-        + '{"steps": ["Write greet.py with a function greet(name)", "Print greet(\'Ann\')"], '
-        + '"files": ["greet.py"]}'
+        "LocalCrew is a crew of three that writes Python code in the user's project folder.\n"
+        f"The planner replies with JSON steps and files, like: {PLAN_EXAMPLE}\n"
+        f"The coder writes whole files with tools. {tool_text}\n"
+        f"The reviewer replies with JSON, like: {VERDICT_EXAMPLE}\n"
+        "approved is true only if the code does what the request asks and its checks passed."
     )
 
 
-def coder_task(request: str, plan: Plan, context: str, feedback: str) -> str:
+def run_preamble(charter: str, request: str, context: str, existing_files: list[str]) -> str:
+    """The charter, then this run's request, files and retrieved code: shared by all three agents."""
+    files = ", ".join(existing_files[:30]) or "(empty folder)"
+    return f"{charter}\n\nRequest: {request}\nProject files: {files}\n" + (
+        f"Relevant code:\n{context}\n" if context else ""
+    )
+
+
+def planner_task(request: str) -> str:
+    return (
+        f"Plan this request: {request}\n"
+        "Reply with JSON: up to 4 short steps and the files to create or change."
+    )
+
+
+def coder_task(request: str, plan: Plan, feedback: str) -> str:
     return (
         f"Request: {request}\nPlan:\n{plan.text()}\n"
-        + (f"Relevant code:\n{context}\n" if context else "")
         + (f"Fix this from the last round:\n{feedback}\n" if feedback else "")
         + "Write each file whole with write_file. Then give final_answer with a one-line summary."
     )
@@ -178,7 +198,5 @@ def coder_task(request: str, plan: Plan, context: str, feedback: str) -> str:
 def reviewer_task(request: str, changes: str, checks: str) -> str:
     return (
         f"Request: {request}\nChanges:\n{changes or '(no file was written)'}\nChecks:\n{checks}\n"
-        "Reply with JSON. approved is true only if the code does what the request asks and the checks "
-        "passed; otherwise list up to 3 concrete fixes. Example:\n"
-        '{"approved": false, "fixes": ["greet.py: print the greeting, do not just return it"]}'
+        "Reply with JSON: approved, and up to 3 concrete fixes."
     )
