@@ -105,7 +105,14 @@ def _chat_turn_fractions(engine: Engine, raw: Any, gen: GenerationSettings) -> l
         raw_messages.append({"role": "user", "content": request})
         llama_cpp.llama_perf_context_reset(raw.ctx)
         raw_reply = raw.create_chat_completion(
-            messages=raw_messages, temperature=gen.temperature, max_tokens=gen.max_tokens, seed=gen.seed
+            messages=raw_messages,
+            temperature=gen.temperature,
+            top_p=gen.top_p,
+            top_k=gen.top_k,
+            min_p=gen.min_p,
+            repeat_penalty=gen.repeat_penalty,
+            max_tokens=gen.max_tokens,
+            seed=gen.seed,
         )
         raw_sent = raw_reply["usage"]["prompt_tokens"]
         raw_eval = llama_cpp.llama_perf_context(raw.ctx).n_p_eval
