@@ -56,6 +56,16 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json-events", action="store_true", help="print events as JSON lines")
     undo = sub.add_parser("undo", help="restore the workspace to before the last crew run")
     undo.add_argument("--workspace", type=Path, default=Path.cwd())
+    index = sub.add_parser("index", help="build or refresh the workspace's code index")
+    index.add_argument("--workspace", type=Path, default=Path.cwd())
+    index.add_argument("--json", action="store_true")
+    search = sub.add_parser("search", help="hybrid search of the workspace's code")
+    search.add_argument("query")
+    search.add_argument("--workspace", type=Path, default=Path.cwd())
+    search.add_argument("-k", type=int, default=8, help="number of results")
+    search.add_argument("--glob", default=None, help="only paths matching this glob, e.g. '*.py'")
+    search.add_argument("--mode", choices=("hybrid", "vector", "fts"), default="hybrid")
+    search.add_argument("--json", action="store_true")
     return parser
 
 
@@ -165,12 +175,28 @@ def cmd_undo(args: argparse.Namespace) -> int:
     return run_undo(args.workspace)
 
 
+def cmd_index(args: argparse.Namespace) -> int:
+    from tools.code_index import cli_index
+
+    return cli_index(args.workspace, as_json=args.json)
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from tools.code_index import cli_search
+
+    return cli_search(
+        args.query, args.workspace, k=args.k, as_json=args.json, path_glob=args.glob, mode=args.mode
+    )
+
+
 COMMANDS = {
     "doctor": cmd_doctor,
     "download": cmd_download,
     "models": cmd_models,
     "ask": cmd_ask,
     "undo": cmd_undo,
+    "index": cmd_index,
+    "search": cmd_search,
 }
 
 

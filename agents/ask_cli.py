@@ -105,9 +105,15 @@ def run_ask(request: str, workspace: Path, *, engine_factory: callable, rounds: 
     except EngineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INFRA
+    from agents.context_retrieval import index_retriever
+
     bus = EventBus()
     bus.subscribe(_printer(sys.stdout, as_json))
-    summary = CrewRunner(engine, workspace, bus, CrewSettings(rounds=rounds)).run(request)
+    retriever, searcher = index_retriever(workspace)
+    runner = CrewRunner(
+        engine, workspace, bus, CrewSettings(rounds=rounds), retriever=retriever, searcher=searcher
+    )
+    summary = runner.run(request)
     if not summary.completed:
         print(f"error: {summary.message}", file=sys.stderr)
         return EXIT_INFRA

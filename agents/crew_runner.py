@@ -51,6 +51,7 @@ from tools.text_search import search_text
 from tools.workspace_files import WorkspaceFiles
 
 Retriever = Callable[[str], tuple[str, list[dict[str, Any]], str]]  # -> (source, chunks, prompt text)
+Searcher = Callable[[str, int], list[dict[str, Any]]]  # search_code backend: (query, k) -> hits
 
 
 @dataclass
@@ -125,12 +126,14 @@ class CrewRunner:
         settings: CrewSettings | None = None,
         retriever: Retriever | None = None,
         cancel: threading.Event | None = None,
+        searcher: Searcher | None = None,
     ) -> None:
         self.engine = engine
         self.workspace = Path(workspace).resolve()
         self.bus = bus
         self.settings = settings or CrewSettings()
         self.cancel = cancel or threading.Event()
+        self.searcher = searcher
         self.snapshots = RunSnapshots(self.workspace)
         self.files = WorkspaceFiles(self.workspace, before_write=self.snapshots.record_write)
         self.retriever = retriever or text_search_retriever(self.files, self.settings.context_chars)
@@ -159,7 +162,7 @@ class CrewRunner:
                 run_id=run_id, request=request, workspace=str(self.workspace), rounds=self.settings.rounds
             )
         )
-        context = ToolContext(self.files, self.bus, self.settings.limits)
+        context = ToolContext(self.files, self.bus, self.settings.limits, searcher=self.searcher)
         try:
             return self._run_rounds(run_id, request, context, started)
         except RunCancelledError:

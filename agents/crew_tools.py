@@ -234,7 +234,8 @@ def coder_tools(context: ToolContext, expected_files: list[str] | None = None) -
     writer = WriteFileTool()
     if expected_files:
         writer = WriteFileTool(args_schema=expected_files_schema(expected_files))
-    return [writer.bind(context), ReadFileTool().bind(context), RunPythonTool().bind(context)]
+    others = [ReadFileTool(), RunPythonTool(), SearchCodeTool()]
+    return [writer.bind(context)] + [tool.bind(context) for tool in others]
 
 
 def all_tools(context: ToolContext) -> list[BaseTool]:

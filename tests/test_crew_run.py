@@ -146,6 +146,9 @@ def test_ask_and_undo_cli(tmp_path: Path) -> None:
     assert types[0] == "run_started" and types[-1] == "run_finished"
     assert {"tool_call_started", "tool_call_finished", "file_changed", "check_run"} <= set(types)
     assert "add.py" in events[-1]["files_changed"]
+    context = next(e for e in events if e["type"] == "context_retrieved")
+    assert context["source"] == "index"  # the planner's context came from the LanceDB index
+    assert context["chunks"][0]["path"] == "keep.py" and context["chunks"][0]["score"] > 0
     undo = run_app("undo", "--workspace", str(tmp_path))
     assert undo.returncode == 0 and "1 deleted" in undo.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == [".localcrew", "keep.py"]
