@@ -27,7 +27,7 @@ from agents.events import (
 )
 from tools.sandbox import RunLimits, RunResult, run_pytest, run_python
 from tools.text_search import search_text
-from tools.workspace_files import WorkspaceError, WorkspaceFiles
+from tools.workspace_files import WorkspaceError, WorkspaceFiles, unified_diff
 
 OBSERVATION_CHARS = 2000
 
@@ -186,6 +186,21 @@ class WriteFileTool(_EventTool):
         return f"{written.action} {written.rel} ({written.bytes_written} bytes)"
 
 
+class DeleteFileTool(_EventTool):
+    name: str = "delete_file"
+    description: str = "Delete a file of the project."
+    args_schema: type[BaseModel] = PathArgs
+
+    def _do(self, path: str) -> str:
+        files = self._context.files
+        old = files.read_text(path)  # also refuses what is not a readable file in the workspace
+        files.delete(path)
+        rel = files.relative(files.resolve(path))
+        self._context.written.append(rel)
+        self._context.bus.emit(FileChanged(path=rel, action="deleted", diff=unified_diff(rel, old, None)))
+        return f"deleted {rel}"
+
+
 class RunPythonTool(_EventTool):
     name: str = "run_python"
     description: str = "Run a Python file of the project in the sandbox and see its output."
@@ -243,6 +258,7 @@ def all_tools(context: ToolContext) -> list[BaseTool]:
         ListFilesTool(),
         ReadFileTool(),
         WriteFileTool(),
+        DeleteFileTool(),
         RunPythonTool(),
         RunTestsTool(),
         SearchCodeTool(),

@@ -1,0 +1,82 @@
+"""The crew's tool wrappers without a model: events, error observations, sandbox limits."""
+
+from pathlib import Path
+
+import pytest
+
+import agents.crewai_setup  # noqa: F401
+from agents.crew_tools import ToolContext, all_tools, run_check
+from agents.events import CheckRun, EventBus, FileChanged, ToolCallFailed, ToolCallFinished, ToolCallStarted
+from tools.sandbox import RunLimits
+from tools.workspace_files import WorkspaceFiles
+
+
+@pytest.fixture
+def context(tmp_path: Path) -> ToolContext:
+    return ToolContext(WorkspaceFiles(tmp_path), EventBus(), RunLimits(wall_s=2.0))
+
+
+def _tool(context: ToolContext, name: str):
+    return next(tool for tool in all_tools(context) if tool.name == name)
+
+
+def test_write_read_delete_report_events(context: ToolContext) -> None:
+    assert "created a.py" in _tool(context, "write_file").run(path="a.py", content="print(1)")
+    assert _tool(context, "read_file").run(path="a.py") == "print(1)\n"
+    assert "a.py" in _tool(context, "list_files").run(folder=".")
+    assert _tool(context, "delete_file").run(path="a.py") == "deleted a.py"
+    assert not (context.root / "a.py").exists()
+    changes = [(e.action, e.path) for e in context.bus.history if isinstance(e, FileChanged)]
+    assert changes == [("created", "a.py"), ("deleted", "a.py")]
+    finished = [e for e in context.bus.history if isinstance(e, ToolCallFinished)]
+    assert [e.name for e in finished] == ["write_file", "read_file", "list_files", "delete_file"]
+    assert all(e.duration_s >= 0 for e in finished)
+
+
+ESCAPES = ["../escape.py", "/etc/passwd", "sub/../../x.py", "a\0b.py", "C:\\x.py"]
+
+
+@pytest.mark.parametrize("path", ESCAPES)
+def test_escaping_paths_fail_the_argument_schema(context: ToolContext, path: str) -> None:
+    with pytest.raises(ValueError, match="validation failed"):  # CrewAI's executor shows it to the agent
+        _tool(context, "write_file").run(path=path, content="x = 1")
+    assert not (context.root.parent / "escape.py").exists()
+
+
+@pytest.mark.parametrize("path", ESCAPES)
+def test_escaping_paths_are_refused_by_the_workspace_too(context: ToolContext, path: str) -> None:
+    observation = _tool(context, "write_file")._run(path=path, content="x = 1")  # past the schema
+    assert observation.startswith("Error:")
+    failed = [e for e in context.bus.history if isinstance(e, ToolCallFailed)]
+    assert len(failed) == 1 and failed[0].name == "write_file" and failed[0].arguments["path"] == path
+    assert not (context.root.parent / "escape.py").exists()
+
+
+def test_symlink_out_of_the_workspace_is_refused(context: ToolContext, tmp_path_factory) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    (context.root / "link").symlink_to(outside)
+    assert _tool(context, "write_file").run(path="link/x.py", content="x = 1").startswith("Error:")
+    assert isinstance(context.bus.history[-1], ToolCallFailed)
+    assert not (outside / "x.py").exists()
+
+
+def test_endless_program_is_stopped_and_reported(context: ToolContext) -> None:
+    (context.root / "loop.py").write_text("while True:\n    pass\n")
+    result = run_check(context, "python", "loop.py")
+    assert result.limit_hit == "time"
+    check = next(e for e in context.bus.history if isinstance(e, CheckRun))
+    assert not check.passed and check.limit_hit == "time"
+
+
+def test_run_tool_reports_output_and_exit_code(context: ToolContext) -> None:
+    (context.root / "boom.py").write_text("print('before')\nraise SystemExit(3)\n")
+    observation = _tool(context, "run_python").run(path="boom.py")
+    assert "exit 3" in observation and "before" in observation
+    started = [e.name for e in context.bus.history if isinstance(e, ToolCallStarted)]
+    assert started == ["run_python"]
+
+
+def test_search_code_falls_back_to_text_search(context: ToolContext) -> None:
+    (context.root / "calc.py").write_text("def parse_config(path):\n    return open(path).read()\n")
+    assert "calc.py:1-2" in _tool(context, "search_code").run(query="parse_config")
+    assert _tool(context, "search_code").run(query="zzzz_nothing") == "No matches."
