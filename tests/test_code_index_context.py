@@ -137,3 +137,20 @@ def test_cli_index_and_search(index, capsys):
     assert "not a folder" in capsys.readouterr().err
     assert cli_index(ws / "missing") == 2
     assert cli_search("x", ws, mode="psychic") == 2
+
+
+def test_context_does_not_wait_for_a_running_update(index):
+    from tools.code_index.indexer import _FileLock
+
+    index.update()
+    (index.workspace / "shop" / "new.py").write_text("def refund(order):\n    return -1\n")
+    busy = _FileLock(index._lock_path)
+    assert busy.acquire()  # as if another process were indexing
+    try:
+        assert index.try_update() is None
+        ctx = retrieve_context(index, "add value-added tax", token_budget=400)
+        assert ctx.error is None and ctx.hits  # searched what is indexed, did not block
+        assert all(h.path != "shop/new.py" for h in ctx.hits)
+    finally:
+        busy.release()
+    assert index.try_update().files_embedded == 1

@@ -122,12 +122,13 @@ def retrieve_context(
     """Top hits for ``request`` within ``token_budget`` (estimated at ~4 chars per token).
 
     ``refresh`` re-scans the workspace first (cheap when little changed; the first call on an
-    unindexed workspace indexes it). Never raises: on failure the context is empty and
-    ``error`` says why.
+    unindexed workspace indexes it), unless an update is already running, in which case the
+    index is searched as it is. Never raises: on failure the context is empty and ``error``
+    says why.
     """
     try:
         if refresh:
-            index.update()
+            index.try_update()
         hits = index.search(request, k=k)
     except Exception as exc:  # noqa: BLE001 - the planner must go on without context
         log.exception("code retrieval failed")
@@ -161,7 +162,7 @@ def search_code(
     """The ``search_code`` tool body: search (after a cheap re-scan) and format for a model."""
     try:
         if refresh:
-            index.update()
+            index.try_update()
         hits = index.search(query, k=k, path_glob=path_glob)
     except Exception as exc:  # noqa: BLE001 - a tool reports errors as text to the agent
         log.exception("search_code failed")

@@ -133,17 +133,21 @@ class _FileLock:
         self.path = path
         self._fh: Any = None
 
-    def __enter__(self) -> _FileLock:
-        self._fh = open(self.path, "a+b")  # noqa: SIM115 - held until __exit__
+    def acquire(self, blocking: bool = True) -> bool:
+        self._fh = open(self.path, "a+b")  # noqa: SIM115 - held until release()
         try:
             import fcntl
-
-            fcntl.flock(self._fh.fileno(), fcntl.LOCK_EX)
         except ImportError:  # pragma: no cover - Windows: in-process lock only
-            pass
-        return self
+            return True
+        flags = fcntl.LOCK_EX if blocking else fcntl.LOCK_EX | fcntl.LOCK_NB
+        try:
+            fcntl.flock(self._fh.fileno(), flags)
+        except BlockingIOError:
+            self._fh.close()
+            return False
+        return True
 
-    def __exit__(self, *exc: object) -> None:
+    def release(self) -> None:
         try:
             import fcntl
 
@@ -210,10 +214,32 @@ class CodeIndex:
 
         ``on_progress`` is called with :class:`IndexProgress` while files are processed; an
         exception raised from it stops the update (what was committed stays, the next update
-        resumes from there).
+        resumes from there). Waits while another thread or process updates the same index.
         """
-        with self._lock, _FileLock(self._lock_path):
-            return _Update(self, on_progress).run()
+        report = self._update(on_progress, blocking=True)
+        assert report is not None
+        return report
+
+    def try_update(self, on_progress: Callable[[IndexProgress], None] | None = None) -> IndexReport | None:
+        """Like :meth:`update`, but returns None at once if an update is already running
+        (e.g. the first indexing of a big workspace): search what is there instead of waiting."""
+        return self._update(on_progress, blocking=False)
+
+    def _update(
+        self, on_progress: Callable[[IndexProgress], None] | None, blocking: bool
+    ) -> IndexReport | None:
+        if not self._lock.acquire(blocking=blocking):
+            return None
+        try:
+            file_lock = _FileLock(self._lock_path)
+            if not file_lock.acquire(blocking=blocking):
+                return None
+            try:
+                return _Update(self, on_progress).run()
+            finally:
+                file_lock.release()
+        finally:
+            self._lock.release()
 
     # -- search ------------------------------------------------------------------------------
     def search(
