@@ -23,12 +23,14 @@ from crewai.utilities.exceptions.context_window_exceeding_exception import LLMCo
 from pydantic import Field, PrivateAttr
 
 import agents.crewai_setup  # noqa: F401, I001  (offline, quiet)
-from agents.events import EventBus, TokenChunk, ToolCallFailed
+from agents.events import EventBus, Notice, TokenChunk, ToolCallFailed
 from agents.tool_calls import (
+    ParsedCall,
     ToolCallParseError,
     ToolSpec,
     json_grammar,
     parse_tool_call,
+    repair_cut_off_call,
     tool_call_grammar,
     tool_instructions,
 )
@@ -180,12 +182,20 @@ class LocalLLM(BaseLLM):
         max_tokens = self.generation.max_tokens
         for attempt in range(1, MAX_TOOL_ATTEMPTS + 1):
             text = self._generate(chat, grammar, (), task, agent, max_tokens=max_tokens)
-            if self.engine.last_stats is not None and self.engine.last_stats.finish_reason == "length":
-                # Cut off mid-file: at temperature 0 the same budget fails the same way again.
-                max_tokens *= 2
+            cut_off = self.engine.last_stats is not None and self.engine.last_stats.finish_reason == "length"
             try:
                 call = parse_tool_call(text, specs, allow_final)
             except ToolCallParseError as exc:
+                repaired = repair_cut_off_call(text, specs, allow_final) if cut_off else None
+                if repaired is not None:
+                    lines = str(repaired.arguments.get("content", "")).count("\n")
+                    self._emit(Notice(level="warning", message=(
+                        f"The {self.agent_name}'s {repaired.name} call was cut off at {max_tokens} tokens; "
+                        f"kept its {lines} complete line(s).")))  # fmt: skip
+                    return self._as_tool_call(repaired, text)
+                if cut_off and max_tokens == self.generation.max_tokens:
+                    # At temperature 0 the same budget fails the same way; one larger budget, once.
+                    max_tokens *= 2
                 self._emit(
                     ToolCallFailed(
                         call_id=f"malformed-{attempt}",
@@ -209,16 +219,14 @@ class LocalLLM(BaseLLM):
             if self._repeats_last_call(chat, call.name, call.arguments):
                 # Small models loop on the call they just made; treat the repeat as "done".
                 return f"Done: {call.name} {json.dumps(call.arguments)[:200]} was already carried out."
-            call_id = f"call_{uuid.uuid4().hex[:12]}"
-            self._raw_calls[call_id] = text  # replayed verbatim next turn, so the KV cache matches
-            return [
-                {
-                    "id": call_id,
-                    "type": "function",
-                    "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
-                }
-            ]
+            return self._as_tool_call(call, text)
         return f"The {self.agent_name} could not produce a valid tool call after {MAX_TOOL_ATTEMPTS} tries."
+
+    def _as_tool_call(self, call: ParsedCall, raw_text: str) -> list[dict[str, Any]]:
+        call_id = f"call_{uuid.uuid4().hex[:12]}"
+        self._raw_calls[call_id] = raw_text  # replayed verbatim next turn, so the KV cache matches
+        function = {"name": call.name, "arguments": json.dumps(call.arguments)}
+        return [{"id": call_id, "type": "function", "function": function}]
 
     def _generate(
         self,

@@ -148,6 +148,23 @@ def parse_tool_call(text: str, specs: list[ToolSpec], allow_final: bool = True) 
     return ParsedCall(name, arguments)
 
 
+def repair_cut_off_call(text: str, specs: list[ToolSpec], allow_final: bool = True) -> ParsedCall | None:
+    """A call cut off by max_tokens inside its last string argument (a file's content), closed
+    after the last complete line; None when that does not give a valid call.
+
+    The grammar guarantees everything before the cut was well-formed, so the only thing missing
+    is the end of the string and the closing braces.
+    """
+    cut = max(text.rfind("\\n"), text.rfind("\n"))
+    if cut <= 0:
+        return None
+    candidate = text[:cut].rstrip("\\") + '\\n"}}'
+    try:
+        return parse_tool_call(candidate, specs, allow_final)
+    except ToolCallParseError:
+        return None
+
+
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
     "integer": (int,),

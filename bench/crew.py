@@ -5,7 +5,9 @@
 For each request, in a fresh temporary workspace:
 - LocalCrew: a full crew run (planner, coder with grammar-constrained native tool calls, sandboxed
   checks, reviewer). tool_call_parse_rate = tool calls that parsed and went to execution / all
-  tool-call replies (executed + malformed). overhead = crew wall time / time inside LLM calls - 1.
+  tool-call replies (executed + malformed); a write_file cut off by max_tokens and kept up to its
+  last complete line counts as executed, and repaired_cut_off_calls says how many there were.
+  overhead = crew wall time / time inside LLM calls - 1.
   prefill_fraction = prompt tokens llama.cpp evaluated / prompt tokens sent, over every call.
 - Plain CrewAI ReAct on the same model and tools: the same coder task with CrewAI's own text
   protocol (Action / Action Input / Observation) and no grammar. Every reply is classified with
@@ -29,7 +31,7 @@ import agents.crewai_setup  # noqa: F401
 import offline  # noqa: F401, I001
 from agents.crew_runner import CrewRunner, CrewSettings
 from agents.crew_tools import ToolContext, coder_tools
-from agents.events import CheckRun, EventBus, ToolCallFailed, ToolCallStarted
+from agents.events import CheckRun, EventBus, Notice, ToolCallFailed, ToolCallStarted
 from agents.local_llm import LocalLLM
 from agents.roles import roles_for
 from models.catalog import resolve_model
@@ -102,6 +104,7 @@ def run_localcrew(engine: Engine, request: str, rounds: int) -> dict[str, Any]:
     return {
         "executed": sum(isinstance(e, ToolCallStarted) for e in history),
         "malformed": sum(isinstance(e, ToolCallFailed) and e.name == "(malformed call)" for e in history),
+        "repaired": sum(isinstance(e, Notice) and "was cut off" in e.message for e in history),
         "checks_passed": any(isinstance(e, CheckRun) and e.passed for e in history),
         "wall_s": summary.duration_s,
         "llm_s": summary.llm_seconds,
@@ -195,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         "requests": len(requests),
         "tool_calls": executed + malformed,
         "tool_call_parse_rate": round(executed / (executed + malformed), 4) if executed + malformed else 0.0,
+        "repaired_cut_off_calls": sum(o["repaired"] for o in ours),
         "react_tool_replies": usable + broken,
         "react_parse_rate": round(usable / (usable + broken), 4) if usable + broken else 0.0,
         "overhead": round(sum(o["wall_s"] for o in ours) / sum(o["llm_s"] for o in ours) - 1, 4),

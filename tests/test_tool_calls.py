@@ -133,3 +133,28 @@ def test_fuzz_json_shaped_calls_never_escape(name: str, arguments: object) -> No
 def test_deeply_nested_input_is_a_parse_error() -> None:
     with pytest.raises(ToolCallParseError):
         parse_tool_call("[" * 100_000 + "]" * 100_000, SPECS)
+
+
+def test_cut_off_file_keeps_its_complete_lines() -> None:
+    from agents.tool_calls import repair_cut_off_call
+
+    cut = '{"name": "write_file", "arguments": {"path": "a.py", "content": "x = 1\\ny = 2\\nprint(x +'
+    call = repair_cut_off_call(cut, SPECS)
+    assert call is not None and call.arguments == {"path": "a.py", "content": "x = 1\ny = 2\n"}
+    raw_newlines = '{"name": "write_file", "arguments": {"path": "a.py", "content": "x = 1\ny = 2\nprint('
+    assert repair_cut_off_call(raw_newlines, SPECS).arguments["content"] == "x = 1\ny = 2\n"
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [
+        '{"name": "write_file", "arguments": {"path": "a.p',  # cut inside the path: nothing to keep
+        '{"name": "write_file", "arguments": {"path": "a.py", "content": "no newline yet',
+        '{"name": "read_fi',
+        "",
+    ],
+)
+def test_unrepairable_cuts_stay_errors(cut: str) -> None:
+    from agents.tool_calls import repair_cut_off_call
+
+    assert repair_cut_off_call(cut, SPECS) is None
