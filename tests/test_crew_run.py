@@ -21,7 +21,7 @@ from agents.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from models.engine import Engine, EngineSettings
+from models.engine import Engine
 from tests.app_process import run_app
 
 REQUEST = "Write add.py with a function add(a, b) that returns a + b and prints add(2, 3)."
@@ -30,14 +30,6 @@ REQUEST = "Write add.py with a function add(a, b) that returns a + b and prints 
 def _tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
             if p.is_file() and ".localcrew" not in p.parts}  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def engine(bundled_model: Path) -> Engine:
-    engine = Engine(bundled_model, EngineSettings(n_ctx=4096))
-    engine.load()
-    yield engine
-    engine.close()
 
 
 @pytest.fixture(scope="module")

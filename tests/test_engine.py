@@ -25,14 +25,6 @@ ASK = [
 ]
 
 
-@pytest.fixture(scope="module")
-def engine(bundled_model: Path) -> Engine:
-    engine = Engine(bundled_model, EngineSettings(n_ctx=2048))
-    engine.load()
-    yield engine
-    engine.close()
-
-
 def test_streams_pieces_and_reports_stats(engine: Engine) -> None:
     pieces = list(engine.stream_chat(ASK, GREEDY))
     stats = engine.last_stats

@@ -2,7 +2,6 @@
 
 import asyncio
 import json
-from pathlib import Path
 
 import pytest
 
@@ -11,7 +10,7 @@ from agents.crew_tools import WriteArgs
 from agents.events import EventBus, TokenChunk, ToolCallFailed
 from agents.local_llm import LocalLLM
 from agents.roles import VERDICT_SCHEMA
-from models.engine import Engine, EngineSettings, GenerationSettings
+from models.engine import Engine, GenerationSettings
 
 WRITE_TOOL = {"type": "function", "function": {"name": "write_file", "description": "Write a whole file.",
                                                "parameters": WriteArgs.model_json_schema()}}  # fmt: skip
@@ -19,14 +18,6 @@ ASK = [
     {"role": "system", "content": "You write Python."},
     {"role": "user", "content": "Create hello.py that prints hello."},
 ]
-
-
-@pytest.fixture(scope="module")
-def engine(bundled_model: Path) -> Engine:
-    engine = Engine(bundled_model, EngineSettings(n_ctx=2048))
-    engine.load()
-    yield engine
-    engine.close()
 
 
 def _llm(engine: Engine, **kwargs) -> LocalLLM:
@@ -89,7 +80,7 @@ def test_context_overflow_maps_to_crewai_error(engine: Engine) -> None:
     from crewai.utilities.exceptions.context_window_exceeding_exception import LLMContextLengthExceededError
 
     with pytest.raises(LLMContextLengthExceededError):
-        _llm(engine).call("word " * 3000)
+        _llm(engine).call("word " * 5000)
 
 
 def test_stream_chunks_reach_crewai_and_our_bus(engine: Engine) -> None:
