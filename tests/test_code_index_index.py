@@ -389,3 +389,25 @@ def test_changing_the_model_reindexes_into_another_table(workspace, embedder):
     again = CodeIndex(workspace, embedder=embedder).update()
     assert again.chunks_embedded == 0
     assert stub.search("prime", k=1, mode="fts")[0].symbol == "is_prime"
+
+
+def test_vector_index_is_exact(workspace, embedder, monkeypatch):
+    from tools.code_index import index_store
+
+    monkeypatch.setattr(index_store, "VECTOR_INDEX_MIN_ROWS", 5)
+    index = CodeIndex(workspace, embedder=embedder)
+    index.update()
+    tbl = index.store.table()
+    assert {tuple(i.columns) for i in tbl.list_indices()} == {("vector",), ("fts_text",)}
+    query = embedder.encode_query("number helpers")
+    with_index = [c.id for c in index.store.vector_candidates(query, 8, None)]
+    scan = (
+        (tbl.search(query).distance_type("dot").bypass_vector_index().select(["id"]).limit(8))
+        .to_arrow()["id"]
+        .to_pylist()
+    )
+    assert with_index == scan
+    # rows written after the index was built are found too
+    (workspace / "app" / "late.py").write_text("def late_arrival():\n    return 'number helpers'\n")
+    index.update()
+    assert any(h.path == "app/late.py" for h in index.search("late arrival", mode="vector"))

@@ -14,6 +14,7 @@ import os
 import re
 import threading
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,39 @@ ENV_MODEL = "LOCALCREW_EMBED_MODEL"
 
 _LOCK = threading.Lock()
 _MODELS: dict[tuple[str, str], Any] = {}
+_QUERY_POOL: ThreadPoolExecutor | None = None
+_QUERY_THREAD = "code-index-query_0"  # the name ThreadPoolExecutor gives its only worker
+SMALL_BATCH = 8  # up to this many texts are encoded on the single-threaded worker
+
+
+def _single_thread_torch() -> int:
+    import torch
+
+    torch.get_num_threads()  # torch sets a thread's count lazily on first use: do that first
+    torch.set_num_threads(1)
+    return torch.get_num_threads()
+
+
+def _query_pool() -> ThreadPoolExecutor:
+    """One worker thread that encodes a few texts with a single torch intra-op thread.
+
+    A query gains nothing from two threads, and a two-thread OpenMP team stalls whenever a core
+    is busy elsewhere (the full-text search beside it, another process): on the shared 2-core
+    machine a one-query encode had a p95 of ~500 ms with two threads, ~15 ms with one. Torch
+    keeps the thread count per thread, so batch encoding elsewhere keeps every core; the
+    process-wide default for new threads is restored at once.
+    """
+    global _QUERY_POOL
+    with _LOCK:
+        if _QUERY_POOL is None:
+            import torch
+
+            saved = torch.get_num_threads()
+            pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=_QUERY_THREAD[:-2])
+            pool.submit(_single_thread_torch).result()
+            torch.set_num_threads(saved)  # the default for threads that start later
+            _QUERY_POOL = pool
+        return _QUERY_POOL
 
 
 class EmbedderError(RuntimeError):
@@ -149,11 +183,21 @@ class Embedder:
         return [len(ids) for ids in enc["input_ids"]]
 
     def encode(self, texts: Sequence[str], batch_size: int | None = None) -> np.ndarray:
+        """Vectors for ``texts``; a few texts (a query, an edited function) go through the
+        single-threaded worker, batches use every core."""
         import numpy as np
 
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        vecs = self.model.encode(
+        model = self.model
+        if len(texts) <= SMALL_BATCH and threading.current_thread().name != _QUERY_THREAD:
+            return _query_pool().submit(self._encode, model, texts, batch_size).result()
+        return self._encode(model, texts, batch_size)
+
+    def _encode(self, model: Any, texts: Sequence[str], batch_size: int | None) -> np.ndarray:
+        import numpy as np
+
+        vecs = model.encode(
             list(texts),
             batch_size=batch_size or self.batch_size,
             normalize_embeddings=True,
@@ -163,4 +207,5 @@ class Embedder:
         return np.asarray(vecs, dtype=np.float32)
 
     def encode_query(self, text: str) -> np.ndarray:
+        """One query, on the single-threaded worker (see ``_query_pool``)."""
         return self.encode([text])[0]
