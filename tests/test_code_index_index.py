@@ -411,3 +411,22 @@ def test_vector_index_is_exact(workspace, embedder, monkeypatch):
     (workspace / "app" / "late.py").write_text("def late_arrival():\n    return 'number helpers'\n")
     index.update()
     assert any(h.path == "app/late.py" for h in index.search("late arrival", mode="vector"))
+
+
+def test_optimize_runs_in_the_background(workspace, embedder, monkeypatch):
+    from tools.code_index import index_store
+
+    monkeypatch.setattr(index_store, "OPTIMIZE_EVERY_WRITES", 2)
+    index = CodeIndex(workspace, embedder=embedder)
+    index.update()  # first full index: optimizes in the foreground if due
+    reports = []
+    for i in range(3):
+        (workspace / "app" / f"extra_{i}.py").write_text(f"def extra_{i}():\n    return {i}\n")
+        reports.append(index.update())
+        index.wait_for_background()
+    assert any(r.optimize_pending for r in reports)
+    assert not any(r.optimized for r in reports)
+    manifest = Manifest.load(index._manifest_path, index.table_name)
+    assert manifest.clean and manifest.writes_since_optimize < 2
+    assert all(i.num_unindexed_rows == 0 for i in index.store.table().list_indices())
+    assert index.search("extra_2", mode="fts")[0].path == "app/extra_2.py"

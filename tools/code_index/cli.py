@@ -60,7 +60,8 @@ class TqdmProgress:
 
 def _open(workspace: str | Path) -> CodeIndex | None:
     try:
-        return CodeIndex(Path(workspace))
+        # A CLI process exits right after: optimize in the foreground when it is due.
+        return CodeIndex(Path(workspace), background_optimize=False)
     except NotADirectoryError as exc:
         print(f"error: {exc}", file=sys.stderr)
     except EmbedderError as exc:

@@ -58,7 +58,7 @@ FTS_COLUMN = "fts_text"
 SELECT = ["id", "path", "start_line", "end_line", "symbol", "language", "text"]
 
 # Lance logs a deprecation warning for every scored query unless told otherwise.
-os.environ.setdefault("LANCE_LOG", "error")
+os.environ.setdefault("LANCEDB_LOG", "error")
 
 
 def table_name_for(model_id: str, chunker_version: int) -> str:
@@ -215,26 +215,30 @@ class IndexStore:
                 out[col] = str(cfg.index_type)
         return out
 
-    def maintain(self, writes: int, rows_written: int, force_optimize: bool = False) -> bool:
-        """Create missing indices and optimize when due. Returns whether it optimized."""
+    def optimize_due(self, writes_since_optimize: int, rows_written: int) -> bool:
+        return writes_since_optimize >= OPTIMIZE_EVERY_WRITES or rows_written >= OPTIMIZE_AFTER_ROWS
+
+    def optimize(self) -> None:
+        """Compact small fragments, fold new rows into the indices, prune old versions."""
+        tbl = self.table()
+        if tbl is not None and tbl.count_rows() > 0:
+            tbl.optimize(cleanup_older_than=KEEP_OLD_VERSIONS)
+
+    def ensure_indices(self) -> None:
+        """Create the full-text index, and the vector index once the table is big enough."""
         tbl = self.table()
         if tbl is None:
-            return False
-        indices = self._index_names(tbl)
+            return
         rows = tbl.count_rows()
         if rows == 0:
-            return False
-        optimized = False
-        if force_optimize or writes >= OPTIMIZE_EVERY_WRITES or rows_written >= OPTIMIZE_AFTER_ROWS:
-            tbl.optimize(cleanup_older_than=KEEP_OLD_VERSIONS)
-            optimized = True
+            return
+        indices = self._index_names(tbl)
         if FTS_COLUMN not in indices:
             from lancedb.index import FTS
 
             tbl.create_index(FTS_COLUMN, config=FTS(with_position=False), replace=True)
         if "vector" not in indices and rows >= VECTOR_INDEX_MIN_ROWS:
             self.build_vector_index(rows)
-        return optimized
 
     def build_vector_index(self, rows: int) -> None:
         from lancedb.index import IvfFlat

@@ -35,7 +35,7 @@ from .chunking import CHUNKER_VERSION, Chunk, Chunker, content_hash
 from .embedder import Embedder
 from .globs import glob_to_sql_like
 from .hybrid_search import MODES, SearchHit, finalize, fts_document, fts_query_text
-from .index_store import IndexStore, schema_for, sql_str, table_name_for
+from .index_store import OPTIMIZE_AFTER_ROWS, IndexStore, schema_for, sql_str, table_name_for
 from .location import resolve_index_dir
 from .manifest import STATUS_OK, FileEntry, Manifest
 from .scan import (
@@ -85,7 +85,8 @@ class IndexReport:
     skipped: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     resumed: bool = False
-    optimized: bool = False
+    optimized: bool = False  # compacted and folded new rows into the indices in this run
+    optimize_pending: bool = False  # due; runs in a background thread after this update
     note: str | None = None
     warnings: list[str] = field(default_factory=list)
 
@@ -185,6 +186,7 @@ class CodeIndex:
         *,
         batch_chunks: int = DEFAULT_BATCH_CHUNKS,
         embedder: Embedder | None = None,
+        background_optimize: bool = True,
     ) -> None:
         ws = Path(workspace).expanduser()
         if not ws.is_dir():
@@ -197,8 +199,10 @@ class CodeIndex:
         self.batch_chunks = max(1, batch_chunks)
         self._manifest_path = self.index_dir / f"{self.table_name}.manifest.json"
         self._lock_path = self.index_dir / f"{self.table_name}.lock"
+        self.background_optimize = background_optimize
         self._lock = threading.Lock()
         self._chunker: Chunker | None = None
+        self._optimizer: threading.Thread | None = None
 
     # -- indexing ----------------------------------------------------------------------------
     @property
@@ -235,11 +239,43 @@ class CodeIndex:
             if not file_lock.acquire(blocking=blocking):
                 return None
             try:
-                return _Update(self, on_progress).run()
+                report = _Update(self, on_progress).run()
             finally:
                 file_lock.release()
         finally:
             self._lock.release()
+        if report.optimize_pending:
+            self._optimizer = threading.Thread(
+                target=self._optimize_in_background, name="code-index-optimize", daemon=True
+            )
+            self._optimizer.start()
+        return report
+
+    def _optimize_in_background(self) -> None:
+        """Optimize unless an update holds the index (that update will schedule it again)."""
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            file_lock = _FileLock(self._lock_path)
+            if not file_lock.acquire(blocking=False):
+                return
+            try:
+                manifest = Manifest.load(self._manifest_path, self.table_name)
+                if manifest.clean:
+                    self.store.optimize()
+                    manifest.writes_since_optimize = 0
+                    manifest.save()
+            finally:
+                file_lock.release()
+        except Exception:  # noqa: BLE001 - a failed optimize only costs speed
+            log.warning("background optimize of the code index failed", exc_info=True)
+        finally:
+            self._lock.release()
+
+    def wait_for_background(self, timeout: float | None = None) -> None:
+        """Wait for a background optimize started by the last update, if any."""
+        if self._optimizer is not None:
+            self._optimizer.join(timeout)
 
     # -- search ------------------------------------------------------------------------------
     def search(
@@ -372,12 +408,12 @@ class _Update:
             manifest.clean = False
             manifest.save()
             self.process(todo, deleted)
-            report.optimized = self.maintain()
+            self.maintain()
             manifest.clean = True
             manifest.save()
         elif table_exists:
             # Nothing changed; still create indices an interrupted run may have left out.
-            report.optimized = self.maintain()
+            self.maintain()
             if report.optimized:
                 manifest.save()
         for path in current:  # files skipped by content (binary...), read now or earlier
@@ -528,12 +564,17 @@ class _Update:
         self.chunks_done += len(chunks)
         self.progress(pending[-1].scanned.path, force=True)
 
-    def maintain(self) -> bool:
-        manifest = self.manifest
+    def maintain(self) -> None:
+        """Create missing indices; optimize now after big writes (or without a background
+        thread), else leave it to ``CodeIndex`` to run in the background."""
+        ix, manifest, report = self.ix, self.manifest, self.report
         manifest.writes_since_optimize += self.writes
-        if self.writes:
+        due = ix.store.optimize_due(manifest.writes_since_optimize, self.rows_written)
+        now = due and (self.rows_written >= OPTIMIZE_AFTER_ROWS or not ix.background_optimize)
+        if now:
             self.progress("", phase="optimizing", force=True)
-        optimized = self.ix.store.maintain(manifest.writes_since_optimize, self.rows_written)
-        if optimized:
+            ix.store.optimize()
             manifest.writes_since_optimize = 0
-        return optimized
+            report.optimized = True
+        ix.store.ensure_indices()
+        report.optimize_pending = due and not now
