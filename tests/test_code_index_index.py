@@ -430,3 +430,22 @@ def test_optimize_runs_in_the_background(workspace, embedder, monkeypatch):
     assert manifest.clean and manifest.writes_since_optimize < 2
     assert all(i.num_unindexed_rows == 0 for i in index.store.table().list_indices())
     assert index.search("extra_2", mode="fts")[0].path == "app/extra_2.py"
+
+
+def test_vector_index_partitions_follow_the_table_size(workspace, embedder, monkeypatch):
+    from tools.code_index import index_store
+
+    monkeypatch.setattr(index_store, "VECTOR_INDEX_MIN_ROWS", 5)
+    monkeypatch.setattr(index_store, "EXACT_MAX_ROWS", 10)
+    monkeypatch.setattr(index_store, "ROWS_PER_PARTITION", 4)
+    index = CodeIndex(workspace, embedder=embedder)
+    rows = index.update().chunks_total
+    assert index.store.vector_partitions() == rows // 4 >= 2
+    assert index.search("test if a number is prime", k=3, mode="vector")  # probes a quarter
+    for i in range(3 * rows):  # the table more than doubles: the index is rebuilt
+        (workspace / "more" / f"m{i}.py").parent.mkdir(exist_ok=True)
+        (workspace / "more" / f"m{i}.py").write_text(f"def more_{i}():\n    return {i}\n")
+    total = index.update().chunks_total
+    assert index.store.vector_partitions() == total // 4
+    names = [i.name for i in index.store.table().list_indices() if i.columns == ["vector"]]
+    assert names == [f"vector_p{total // 4}"]
