@@ -67,6 +67,8 @@ def test_method_embed_text_names_its_class():
     assert size.embed_text.startswith("Store.size\n    @property")
     module = chunks[0]
     assert module.embed_text == module.text
+    add = next(c for c in chunks if c.symbol == "add")  # the def line already names it
+    assert add.embed_text == add.text
 
 
 def test_python_with_syntax_error_falls_back_to_windows():

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 #: Bump when chunk boundaries or embedded text change: the table name includes it.
-CHUNKER_VERSION = 1
+CHUNKER_VERSION = 2
 
 TokenCounter = Callable[[Sequence[str]], list[int]]
 
@@ -114,12 +114,15 @@ class Chunk:
 
     @property
     def embed_text(self) -> str:
-        """What the embedding model sees: the symbol (class context for methods) and the code.
+        """What the embedding model sees: the code, preceded by the qualified symbol when the
+        code does not show it (methods: their class; later windows of a long function).
 
         The path is left out on purpose, so a renamed or copied file reuses its vectors; the
         full-text side indexes the path.
         """
-        return f"{self.symbol}\n{self.text}" if self.symbol else self.text
+        if self.symbol and ("." in self.symbol or self.symbol not in self.text):
+            return f"{self.symbol}\n{self.text}"
+        return self.text
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,16 +164,21 @@ class Chunker:
             window = True
         else:
             window = False
-        tokens = self.count_tokens(lines)
+        # One tokenizer call per file: every line, then every symbol (the embedded header).
+        symbols = sorted({seg.symbol for seg in segments if seg.symbol})
+        counts = self.count_tokens(lines + symbols)
+        tokens = counts[: len(lines)]
+        budgets = {
+            sym: max(4, self.max_tokens - SPECIAL_TOKENS - n)
+            for sym, n in zip(symbols, counts[len(lines) :], strict=True)
+        }
+        budgets[""] = self.max_tokens - SPECIAL_TOKENS
         chunks: list[Chunk] = []
         for seg in segments:
-            chunks.extend(self._emit(path, language, lines, tokens, seg, force_windows=window))
+            chunks.extend(self._emit(path, language, lines, tokens, seg, budgets[seg.symbol], window))
         return chunks
 
     # -- internals --------------------------------------------------------------------------
-    def _budget(self, symbol: str) -> int:
-        header = self.count_tokens([symbol])[0] if symbol else 0
-        return max(4, self.max_tokens - SPECIAL_TOKENS - header)
 
     def _emit(
         self,
@@ -179,12 +187,12 @@ class Chunker:
         lines: list[str],
         tokens: list[int],
         seg: _Segment,
+        budget: int,
         force_windows: bool,
     ) -> list[Chunk]:
         start, end = _trim(lines, seg.start, seg.end)
         if start > end:
             return []
-        budget = self._budget(seg.symbol)
         if not force_windows and sum(tokens[start : end + 1]) <= budget:
             text = "\n".join(lines[start : end + 1])
             return [Chunk(path, start + 1, end + 1, seg.symbol, language, seg.kind, text)]
