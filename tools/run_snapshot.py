@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tools.workspace_files import SKIP_DIRS
+from tools.workspace_files import SKIP_DIRS, fsync_dir
 
 try:
     import fcntl
@@ -142,7 +142,7 @@ class RunSnapshots:
             _write_json(run_dir / "meta.json", meta)  # commit point
             # The run directory and, the first time, the store's own directories.
             for directory in (run_dir, run_dir.parent, self.store, self.store.parent):
-                _fsync_dir(directory)
+                fsync_dir(directory)
         self._active = run_id
         self._journaled = set()
         return run_id
@@ -274,7 +274,7 @@ class RunSnapshots:
             if started_ns - st.st_mtime_ns > STATCACHE_STABLE_NS:
                 new_cache[rel] = [*key, sha]
         for directory in touched_dirs:
-            _fsync_dir(directory)
+            fsync_dir(directory)
         _write_json(self.store / "statcache.json", new_cache, durable=False)
         return tree
 
@@ -383,7 +383,7 @@ class RunSnapshots:
                 continue
             if "size" in was and (st.st_size, st.st_mtime_ns) != (was["size"], was["mtime_ns"]):
                 not_restored.append(f"{rel}: changed, and was not saved ({was['reason']})")
-        _fsync_dir(ws)
+        fsync_dir(ws)
         return UndoResult(info.id, info.label, restored, deleted, not_restored, backup)
 
     def _write_back(self, path: Path, sha: str, mode: int) -> None:
@@ -492,17 +492,7 @@ def _write_json(path: Path, data: dict, durable: bool = True) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
     if durable:
-        _fsync_dir(path.parent)
-
-
-def _fsync_dir(directory: Path) -> None:
-    if os.name != "posix":
-        return
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        fsync_dir(path.parent)
 
 
 def _make_writable_tree(path: Path) -> None:

@@ -297,7 +297,7 @@ class WorkspaceFiles:
             if os.path.exists(tmp):
                 os.unlink(tmp)
             raise
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
         return WriteResult(shown, path, len(data), old_content is None, old_content, content)
 
     def delete(self, rel: str) -> None:
@@ -322,10 +322,10 @@ class WorkspaceFiles:
             if self.before_write is not None:
                 self.before_write(path)
             path.unlink()
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
     # Make the rename itself durable; not possible (nor needed) on Windows.
     if os.name != "posix":
         return
