@@ -104,6 +104,34 @@ def _context_text(hits: list[dict[str, Any]], budget_chars: int) -> str:
     return "\n".join(parts)
 
 
+def kickoff_one_agent(role: Role, llm: Any, tools: list[Any], description: str, expected: str) -> str:
+    """One step of the crew: a one-agent, one-task CrewAI crew, no memory, planning or tracing."""
+    from crewai import Agent, Crew, Process, Task
+
+    agent = Agent(
+        role=role.role,
+        goal=role.goal,
+        backstory=role.backstory,
+        llm=llm,
+        tools=tools,
+        allow_delegation=False,
+        max_iter=role.max_iter,
+        verbose=False,
+    )
+    # kickoff() without inputs does not interpolate {placeholders}: code and JSON stay literal.
+    task = Task(description=description, expected_output=expected, agent=agent)
+    crew = Crew(
+        agents=[agent],
+        tasks=[task],
+        process=Process.sequential,
+        memory=False,
+        planning=False,
+        tracing=False,
+        verbose=False,
+    )
+    return str(crew.kickoff().raw)
+
+
 def _openai_tools(context: ToolContext) -> list[dict[str, Any]]:
     """The coder's tools in the form CrewAI hands them to the LLM."""
     from crewai.utilities.agent_utils import convert_tools_to_openai_schema
@@ -277,34 +305,13 @@ class CrewRunner:
         tools: list[Any] | None = None,
         tool_first: bool = False,
     ) -> str:
-        from crewai import Agent, Crew, Process, Task
-
         if self.cancel.is_set():
             raise RunCancelledError("stopped")
         self.bus.emit(AgentStarted(agent=role.name, round=round_number))
         began = time.perf_counter()
-        agent = Agent(
-            role=role.role,
-            goal=role.goal,
-            backstory=role.backstory,
-            llm=self._llm(role, schema, tool_first),
-            tools=tools or [],
-            allow_delegation=False,
-            max_iter=role.max_iter,
-            verbose=False,
+        output = kickoff_one_agent(
+            role, self._llm(role, schema, tool_first), tools or [], description, expected
         )
-        # kickoff() without inputs does not interpolate {placeholders}: code and JSON stay literal.
-        task = Task(description=description, expected_output=expected, agent=agent)
-        crew = Crew(
-            agents=[agent],
-            tasks=[task],
-            process=Process.sequential,
-            memory=False,
-            planning=False,
-            tracing=False,
-            verbose=False,
-        )
-        output = str(crew.kickoff().raw)
         self.bus.emit(
             AgentFinished(
                 agent=role.name,

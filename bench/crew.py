@@ -24,12 +24,13 @@ import contextlib
 import json
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import agents.crewai_setup  # noqa: F401
 import offline  # noqa: F401, I001
-from agents.crew_runner import CrewRunner, CrewSettings
+from agents.crew_runner import CrewRunner, CrewSettings, kickoff_one_agent
 from agents.crew_tools import ToolContext, coder_tools
 from agents.events import CheckRun, EventBus, Notice, ToolCallFailed, ToolCallStarted
 from agents.local_llm import LocalLLM
@@ -115,8 +116,6 @@ def run_localcrew(engine: Engine, request: str, rounds: int) -> dict[str, Any]:
 
 
 def run_react(engine: Engine, request: str) -> dict[str, int]:
-    from crewai import Agent, Crew, Process, Task
-
     role = roles_for(engine.info.file_size if engine.info else 0).coder
     with tempfile.TemporaryDirectory(prefix="bench-react-") as folder:
         tools = coder_tools(ToolContext(WorkspaceFiles(Path(folder)), EventBus()))
@@ -128,32 +127,15 @@ def run_react(engine: Engine, request: str) -> dict[str, int]:
             context_window=engine.settings.n_ctx,
             replies=[],
         )
-        agent = Agent(
-            role=role.role,
-            goal=role.goal,
-            backstory=role.backstory,
-            llm=llm,
-            tools=tools,
-            allow_delegation=False,
-            max_iter=3,
-            verbose=False,
-        )
-        task = Task(
-            description=f"{request}\nWrite the file with the write_file tool.",
-            expected_output="one-line summary",
-            agent=agent,
-        )
         # A ReAct run that crashes still counts its replies.
         with contextlib.suppress(Exception):
-            Crew(
-                agents=[agent],
-                tasks=[task],
-                process=Process.sequential,
-                memory=False,
-                planning=False,
-                tracing=False,
-                verbose=False,
-            ).kickoff()
+            kickoff_one_agent(
+                replace(role, max_iter=3),
+                llm,
+                tools,
+                f"{request}\nWrite the file with the write_file tool.",
+                "one-line summary",
+            )
         wrote = any(p.is_file() for p in Path(folder).rglob("*") if ".localcrew" not in p.parts)
     kinds = [classify_react(reply, {t.name for t in tools}) for reply in llm.replies]
     return {
