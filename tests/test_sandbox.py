@@ -216,6 +216,24 @@ def test_daemon_left_behind_after_normal_exit_is_killed(ws: Path, marker: str) -
 
 
 @linux_only
+def test_disk_filler_hits_the_file_size_limit(ws: Path) -> None:
+    rel = write(
+        ws,
+        "filler.py",
+        """
+        with open("big.bin", "wb") as out:
+            while True:
+                out.write(b"x" * 1_000_000)
+        """,
+    )
+    result = run_python(ws, rel, limits=RunLimits(wall_s=5, file_mb=2))
+    assert result.limit_hit == "file size"
+    assert "file size:rlimit-fsize" in result.enforced
+    assert (ws / "big.bin").stat().st_size <= 2 * 1024 * 1024
+    assert resource.getrlimit(resource.RLIMIT_FSIZE)[0] == resource.RLIM_INFINITY  # parent untouched
+
+
+@linux_only
 def test_memory_bomb_hits_memory_limit_and_parent_is_unaffected(ws: Path) -> None:
     before = resource.getrlimit(resource.RLIMIT_AS)
     rel = write(

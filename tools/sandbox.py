@@ -68,6 +68,7 @@ class RunLimits:
     memory_mb: int = 512
     max_processes: int = 32  # tasks, threads included, of the program and its children
     output_bytes: int = 64_000  # stdout + stderr together
+    file_mb: int = 64  # largest file the program may write (RLIMIT_FSIZE): a loop cannot fill the disk
     network: bool = False  # False: run in a network namespace with no way out
 
 
@@ -78,7 +79,7 @@ class RunResult:
     stdout_tail: str
     stderr_tail: str
     duration_s: float
-    limit_hit: str | None  # "time" | "memory" | "processes" | "output" | None
+    limit_hit: str | None  # "time" | "memory" | "processes" | "output" | "file size" | None
     network_isolated: bool
     enforced: tuple[str, ...] = field(default=())  # e.g. "processes:cgroup-pids"
 
@@ -256,6 +257,7 @@ def _run(root: Path, argv: list[str], limits: RunLimits, home: str, cgroup: str 
         config = {
             "argv": argv,
             "memory_bytes": limits.memory_mb * 1024 * 1024 if limits.memory_mb else None,
+            "file_bytes": limits.file_mb * 1024 * 1024 if limits.file_mb else None,
             "nproc": limits.max_processes + EXTRA_TASKS,
             "network": limits.network,
             "cgroup": cgroup,
@@ -421,6 +423,8 @@ def _enforced(report: dict, limits: RunLimits) -> tuple[str, ...]:
     items = ["time", "output"]
     if report.get("memory"):
         items.append("memory:rlimit-as")
+    if report.get("file_size"):
+        items.append("file size:rlimit-fsize")
     if report.get("cgroup"):
         items.append("processes:cgroup-pids")
     elif report.get("nproc"):
@@ -435,6 +439,7 @@ def _enforced(report: dict, limits: RunLimits) -> tuple[str, ...]:
 
 
 _MEMORY_SIGNS = re.compile(r"(?m)^MemoryError\b|Cannot allocate memory|std::bad_alloc|[Oo]ut of memory")
+_FILE_SIZE_SIGNS = re.compile(r"File too large")
 _PROCESS_SIGNS = re.compile(
     r"Resource temporarily unavailable|can't start new thread|BlockingIOError: \[Errno 11\]"
 )
@@ -454,6 +459,10 @@ def _classify(
         pids_refused or _PROCESS_SIGNS.search(stderr)
     ):
         return "processes"
+    if any(item.startswith("file size") for item in enforced) and (
+        exit_code == -signal.SIGXFSZ or _FILE_SIZE_SIGNS.search(stderr)
+    ):
+        return "file size"
     if any(item.startswith("memory") for item in enforced) and (
         _MEMORY_SIGNS.search(stderr) or (kill_reason is None and exit_code == -signal.SIGKILL)
     ):
@@ -646,6 +655,7 @@ def _launcher_main(config: dict) -> None:
         except (ValueError, OSError) as exc:
             report["notes"].append(f"RLIMIT_NPROC: {exc}")
     report["memory"] = bool(config["memory_bytes"])
+    report["file_size"] = bool(config.get("file_bytes"))
     os.write(status_fd, (json.dumps(report) + "\n").encode())
 
     init = os.fork()
@@ -685,6 +695,8 @@ def _init_main(config: dict, libc, in_pidns: bool) -> None:
             if config["memory_bytes"]:
                 limit = config["memory_bytes"]
                 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            if config.get("file_bytes"):
+                resource.setrlimit(resource.RLIMIT_FSIZE, (config["file_bytes"], config["file_bytes"]))
             argv = config["argv"]
             try:
                 os.execv(argv[0], argv)
