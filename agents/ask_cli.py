@@ -70,7 +70,8 @@ def format_event(event: Event) -> str | None:
             checks = "; ".join(event.checks) or "none"
             return (
                 f"■ {event.message}\n  files changed: {files}\n  checks: {checks}\n"
-                f"  approved: {event.approved}  ({event.duration_s:.1f}s)"
+                f"  reviewer approved: {event.approved}, checks passed: {event.checks_passed}"
+                f"  ({event.duration_s:.1f}s)"
             )
     return None
 
