@@ -294,3 +294,20 @@ def test_record_write_only_inside_a_run_and_inside_the_workspace(ws: Path, tmp_p
     assert info is not None and info.id == run_id
     assert info.files_written == ["a.txt"]
     assert not info.is_finished
+
+
+def test_last_run_diff_shows_what_the_run_changed(ws: Path) -> None:
+    snaps = RunSnapshots(ws)
+    assert snaps.last_run_diff() == (None, "")
+    (ws / "keep.py").write_text("x = 1\n")
+    files = WorkspaceFiles(ws, before_write=snaps.record_write)
+    run_id = snaps.begin_run("edit")
+    files.write_text("keep.py", "x = 2\n")
+    files.write_text("new.py", "print('hi')\n")
+    snaps.end_run(run_id)
+    info, diff = snaps.last_run_diff()
+    assert info is not None and info.id == run_id
+    assert "-x = 1\n+x = 2\n" in diff
+    assert "--- /dev/null\n+++ b/new.py" in diff and "+print('hi')" in diff
+    snaps.undo()
+    assert snaps.last_run_diff() == (None, "")

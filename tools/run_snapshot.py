@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tools.workspace_files import SKIP_DIRS, fsync_dir
+from tools.workspace_files import SKIP_DIRS, fsync_dir, unified_diff
 
 try:
     import fcntl
@@ -209,6 +209,24 @@ class RunSnapshots:
         if self._active == info.id:
             self._active = None
         return result
+
+    def last_run_diff(self, max_file_bytes: int = 200_000) -> tuple[RunInfo | None, str]:
+        """The last (not undone) run and a unified diff of its files: saved before vs on disk now."""
+        info = self.last_run()
+        if info is None:
+            return None, ""
+        try:
+            manifest = json.loads((self.store / "runs" / info.id / "manifest.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            return info, ""
+        before = _Tree.from_json(manifest)
+        parts = []
+        for rel in info.files_written:
+            entry = before.files.get(rel)
+            old = _read_text_or_none(self._object(entry[0]), max_file_bytes) if entry else None
+            new = _read_text_or_none(self.workspace / rel, max_file_bytes)
+            parts.append(unified_diff(rel, old, new))
+        return info, "".join(parts)
 
     # -- snapshot ----------------------------------------------------------------------------
 
@@ -477,6 +495,14 @@ class RunSnapshots:
                 for obj in bucket.iterdir():
                     if bucket.name + obj.name not in live:
                         obj.unlink()
+
+
+def _read_text_or_none(path: Path, max_bytes: int) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(max_bytes).decode("utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 def _write_json(path: Path, data: dict, durable: bool = True) -> None:
