@@ -13,7 +13,7 @@ from pathlib import Path
 
 import offline  # noqa: F401, I001  (before any heavy import: switches off telemetry and hub calls)
 from models.catalog import CATALOG, ModelNotFoundError, catalog_entry, resolve_model
-from models.engine import EngineSettings, GenerationSettings
+from models.engine import EngineSettings
 from models.offload_planner import KV_TYPES
 
 DEFAULT_PORT = 7860
@@ -21,22 +21,27 @@ DEFAULT_PORT = 7860
 
 def _add_model_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None, help="catalog id or path to a .gguf (default: bundled)")
-    parser.add_argument("--n-ctx", type=int, default=4096, help="context window in tokens")
+    parser.add_argument("--n-ctx", type=int, default=None, help="context window in tokens (default 4096)")
     parser.add_argument(
         "--n-gpu-layers", type=int, default=None, help="override the planner (-1 = all layers)"
     )
     parser.add_argument(
         "--kv-cache-type",
         choices=KV_TYPES,
-        default="f16",
-        help="KV cache precision (q8_0/q4_0 save VRAM, enable flash attention)",
+        default=None,
+        help="KV cache precision: f16 (default); q8_0/q4_0 save VRAM, enable flash attention",
     )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="app.py", description="LocalCrew: local AI coding crew")
     _add_model_flags(parser)
-    parser.add_argument("--workspace", type=Path, default=Path.cwd(), help="project folder")
+    parser.add_argument(
+        "--workspace",
+        type=Path,
+        default=None,
+        help="project folder (default: the saved one, or ~/LocalCrew/workspace)",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="listen address (default loopback only)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT)
     parser.add_argument("--auth", default=None, help="USER:PASSWORD, required off loopback")
@@ -70,7 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def engine_settings(args: argparse.Namespace) -> EngineSettings:
-    return EngineSettings(n_ctx=args.n_ctx, kv_type=args.kv_cache_type, n_gpu_layers=args.n_gpu_layers)
+    return EngineSettings(
+        n_ctx=args.n_ctx or 4096, kv_type=args.kv_cache_type or "f16", n_gpu_layers=args.n_gpu_layers
+    )
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -104,6 +111,7 @@ def cmd_models(_: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from gui.launch_guard import LaunchError, ensure_port_free, parse_auth, require_auth_off_loopback
+    from gui.user_settings import load_settings, merged
     from models.model_host import ModelHost
 
     try:
@@ -113,18 +121,35 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except LaunchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    saved, warning = load_settings()
+    notices = [warning] if warning else []
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)
+    settings = merged(
+        saved,
+        model=args.model,
+        n_ctx=args.n_ctx,
+        kv_type=args.kv_cache_type,
+        n_gpu_layers=args.n_gpu_layers,
+        workspace=str(args.workspace.resolve()) if args.workspace else None,
+    )
     try:
-        model: str | Exception = str(resolve_model(args.model))
+        model: str | Exception = str(resolve_model(settings.model or None))
     except ModelNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         model = exc  # the page still comes up and shows the reason
-    host = ModelHost.for_path(model, engine_settings(args))
-    host.start_loading()
+    from gui.model_panel_data import engine_settings as settings_for_engine
 
-    from gui.chat_page import build_chat_page
+    host = ModelHost.for_path(model, settings_for_engine(settings))
+    from gui.ide_state import IdeState
 
-    page = build_chat_page(host, GenerationSettings())
-    print(f"LocalCrew on http://{args.host}:{args.port} — {host.status().message}", flush=True)
+    state = IdeState(host, settings, notices)
+    state.start_background_work()
+
+    from gui.ide_page import build_ide_page, launch_kwargs
+
+    page = build_ide_page(state)
+    print(f"LocalCrew on http://{args.host}:{args.port} — workspace {state.workspace}", flush=True)
     _report_load_result_when_done(host)
     page.queue(default_concurrency_limit=1).launch(
         server_name=args.host,
@@ -132,7 +157,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         inbrowser=not args.no_browser,
         auth=auth,
         share=False,
-        footer_links=[],
+        **launch_kwargs(),
     )
     return 0
 

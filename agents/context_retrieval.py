@@ -7,6 +7,7 @@ than working blind.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,13 @@ from tools.workspace_files import WorkspaceFiles
 CHARS_PER_TOKEN = 4
 
 
-def index_retriever(workspace: Path, token_budget: int = 400) -> tuple[Retriever, Any]:
-    """A retriever over the code index, and a `search_code` backend sharing the same index."""
+def index_retriever(
+    workspace: Path, token_budget: int = 400, opener: Callable[[], Any] | None = None
+) -> tuple[Retriever, Any]:
+    """A retriever over the code index, and a `search_code` backend sharing the same index.
+
+    `opener` returns an already opened CodeIndex (the GUI opens it in the background at start-up).
+    """
     from tools.code_index import CodeIndex, retrieve_context
 
     fallback = text_search_retriever(WorkspaceFiles(workspace), token_budget * CHARS_PER_TOKEN)
@@ -26,7 +32,7 @@ def index_retriever(workspace: Path, token_budget: int = 400) -> tuple[Retriever
     def open_index() -> Any:
         if "index" not in state:
             try:
-                state["index"] = CodeIndex(workspace)
+                state["index"] = opener() if opener else CodeIndex(workspace)
             except Exception as exc:  # noqa: BLE001 - no model or no writable place: fall back
                 state["index"] = None
                 state["error"] = str(exc)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -65,7 +65,25 @@ def _check_hub_reachable(endpoint: str | None, timeout_s: float = 5.0) -> None:
         ) from exc
 
 
-def download_model(entry: CatalogEntry, *, endpoint: str | None = None) -> Path:
+ProgressCallback = Callable[[int, int], None]  # (bytes done, bytes total; 0 when unknown)
+
+
+def _progress_bar_class(on_progress: ProgressCallback) -> type:
+    """A tqdm that also reports to a callback, so a GUI can draw the same progress as the terminal."""
+    from tqdm.auto import tqdm
+
+    class ReportingTqdm(tqdm):  # type: ignore[misc, valid-type]
+        def update(self, n: float | None = 1) -> bool | None:
+            shown = super().update(n)
+            on_progress(int(self.n), int(self.total or 0))
+            return shown
+
+    return ReportingTqdm
+
+
+def download_model(
+    entry: CatalogEntry, *, endpoint: str | None = None, on_progress: ProgressCallback | None = None
+) -> Path:
     """Fetch the entry's .gguf with a progress bar; an interrupted download resumes next time."""
     if entry.repo is None:
         raise DownloadError(f"'{entry.id}' ships with the app; there is nothing to download.")
@@ -79,7 +97,12 @@ def download_model(entry: CatalogEntry, *, endpoint: str | None = None) -> Path:
     try:
         with _hub_online():
             # hf_hub_download shows a tqdm bar and resumes from its .incomplete file.
-            path = hf_hub_download(repo_id=entry.repo, filename=entry.filename, endpoint=endpoint)
+            path = hf_hub_download(
+                repo_id=entry.repo,
+                filename=entry.filename,
+                endpoint=endpoint,
+                tqdm_class=_progress_bar_class(on_progress) if on_progress else None,
+            )
     except LocalEntryNotFoundError as exc:
         raise DownloadError(
             f"Cannot reach the Hugging Face hub to download {entry.filename} ({exc.__class__.__name__})."

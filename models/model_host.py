@@ -20,21 +20,47 @@ class HostStatus:
 class ModelHost:
     """Owns an Engine; `status()` is safe to poll from any thread."""
 
-    def __init__(self, engine_factory: Callable[[], Engine]) -> None:
+    def __init__(self, engine_factory: Callable[[], Engine], label: str = "") -> None:
         self._engine_factory = engine_factory
+        self.label = label  # what the user chose (catalog id or path), for the model panel
         self._engine: Engine | None = None
         self._status = HostStatus("idle", "No model loaded yet.")
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
+        self.settings = EngineSettings()
 
     @classmethod
     def for_path(cls, path_or_error: str | Exception, settings: EngineSettings) -> ModelHost:
         """A host for a model path, or one that only reports why there is no model."""
+        host = cls(lambda: Engine("", settings))
+        host._set_target(path_or_error, settings)
+        return host
+
+    def _set_target(self, path_or_error: str | Exception, settings: EngineSettings) -> None:
+        self.settings = settings
         if isinstance(path_or_error, Exception):
-            host = cls(lambda: Engine("", settings))
-            host._fail(str(path_or_error))
-            return host
-        return cls(lambda: Engine(path_or_error, settings))
+            self.label = ""
+            self._engine_factory = lambda: Engine("", settings)
+            self._fail(str(path_or_error))
+        else:
+            self.label = str(path_or_error)
+            self._engine_factory = lambda: Engine(path_or_error, settings)
+
+    def switch(self, path_or_error: str | Exception, settings: EngineSettings) -> None:
+        """Unload the current model and load another in the background.
+
+        The caller makes sure no generation is running (the GUI queues reloads with crew runs).
+        """
+        if self._thread is not None:
+            self._thread.join()  # a load in flight finishes first; then it is replaced
+        old, self._engine = self._engine, None
+        if old is not None:
+            old.close()
+        self._thread = None
+        self._ready = threading.Event()
+        self._status = HostStatus("idle", "No model loaded yet.")
+        self._set_target(path_or_error, settings)
+        self.start_loading()
 
     def status(self) -> HostStatus:
         return self._status

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -44,7 +45,13 @@ class RunningApp:
 
 @contextlib.contextmanager
 def serve_app(*args: str, tmp_path: Path, startup_timeout: float = 60) -> Iterator[RunningApp]:
+    """The app on a free port, with its own config dir and (unless given) a fresh workspace."""
     port = free_port()
+    env = dict(os.environ, LOCALCREW_CONFIG_DIR=str(tmp_path / "config"))
+    if "--workspace" not in args:
+        workspace = tmp_path / "workspace"
+        workspace.mkdir(exist_ok=True)
+        args = (*args, "--workspace", str(workspace))
     log_path = tmp_path / f"app-{port}.log"
     with log_path.open("w") as log:
         process = subprocess.Popen(
@@ -54,6 +61,7 @@ def serve_app(*args: str, tmp_path: Path, startup_timeout: float = 60) -> Iterat
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             text=True,
+            env=env,
         )
     url = f"http://127.0.0.1:{port}/"
     app = RunningApp(url, process, log_path)

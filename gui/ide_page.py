@@ -1,0 +1,356 @@
+"""The IDE page: files and editor, the crew chat, the live sidebar, the model panel, settings.
+
+Layout and wiring only; what each part shows comes from run_view, sidebar_html,
+model_panel_data and workspace_actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from html import escape
+from typing import Any
+
+import gradio as gr
+
+from gui.ide_state import IdeState
+from gui.model_panel_data import (
+    LOCAL_FILE,
+    download_needed,
+    engine_settings,
+    gauges_html,
+    last_reply_markdown,
+    model_choices,
+    model_markdown,
+    plan_preview,
+    resolve_choice,
+)
+from gui.run_view import RunView
+from gui.sidebar_html import SIDEBAR_CSS, context_rows, timeline_html
+from gui.user_settings import KV_CHOICES
+from gui.workspace_actions import (
+    language_for,
+    last_run_diff,
+    open_file,
+    relative_in,
+    save_file,
+    undo_last_run,
+)
+from models.catalog import BUNDLED_ID, catalog_entry
+
+CONTEXT_HEADERS = ["file:lines", "symbol", "score", "snippet"]
+MODEL_GROUP = "model"  # one queue slot for everything that uses the model: runs never interleave
+
+# Scroll the editor to a line: CodeMirror keeps its scroller in the DOM; lines are equal height.
+SCROLL_TO_LINE_JS = """
+(line) => {
+  setTimeout(() => {
+    const scroller = document.querySelector('#editor .cm-scroller');
+    const first = scroller && scroller.querySelector('.cm-line');
+    if (scroller && first) { scroller.scrollTop = Math.max(0, (line - 1) * first.offsetHeight); }
+  }, 300);
+  return [];
+}
+"""
+
+
+def offline_theme() -> gr.themes.Base:
+    """The default look with system fonts: the stock theme fetches fonts from Google."""
+    return gr.themes.Default(
+        font=["ui-sans-serif", "system-ui", "Segoe UI", "Roboto", "sans-serif"],
+        font_mono=["ui-monospace", "SFMono-Regular", "Consolas", "monospace"],
+    )
+
+
+def _status_html(state: IdeState) -> str:
+    status = state.host.status()
+    colour = {"ready": "#16a34a", "loading": "#d97706", "error": "#dc2626"}.get(status.state, "#6b7280")
+    running = " · <b>crew running</b>" if state.session.busy else ""
+    notices = "".join(f'<div style="color:#d97706">{escape(n)}</div>' for n in state.notices)
+    return (
+        f'<div id="status-line"><span style="color:{colour}">●</span> <b>Model:</b> '
+        f"{escape(status.message)} · {escape(state.index.status)}{running}"
+        f'<div style="color:#6b7280">Workspace: {escape(str(state.workspace))}</div>{notices}</div>'
+    )
+
+
+def _sidebar_outputs(view: RunView) -> tuple[str, list[list[str]], str]:
+    source = f"From {view.context_source}." if view.context_source else ""
+    return timeline_html(view.timeline), context_rows(view.context), source
+
+
+def build_ide_page(state: IdeState) -> gr.Blocks:
+    with gr.Blocks(title="LocalCrew") as page:
+        hits = gr.State([])  # the retrieved chunks of the last run, for click-to-open
+        with gr.Row():
+            gr.Markdown("## LocalCrew", elem_id="title")
+            status = gr.HTML(_status_html(state), elem_id="status")
+
+        with gr.Sidebar(position="right", open=True, width=420, elem_id="sidebar"):
+            gr.Markdown("### Retrieved context")
+            context_source = gr.Markdown("", elem_id="context-source")
+            context = gr.Dataframe(
+                headers=CONTEXT_HEADERS,
+                value=[],
+                interactive=False,
+                wrap=True,
+                max_height=260,
+                elem_id="context",
+                label="Click a row to open it",
+            )
+            gr.Markdown("### Tool calls")
+            timeline = gr.HTML(timeline_html([]), elem_id="timeline")
+
+        with gr.Tabs():
+            with gr.Tab("Code", id="code"), gr.Row(equal_height=False):
+                with gr.Column(scale=1, min_width=220):
+                    explorer = gr.FileExplorer(
+                        root_dir=state.workspace,
+                        ignore_glob="*/.localcrew",
+                        file_count="single",
+                        label="Workspace",
+                        elem_id="files",
+                        max_height=520,
+                    )
+                    refresh = gr.Button("Refresh files", size="sm", elem_id="refresh-files")
+                with gr.Column(scale=3, min_width=360):
+                    chat = gr.Chatbot(label="Crew", height=520, elem_id="chat", buttons=["copy"])
+                    request = gr.Textbox(
+                        placeholder="Ask the crew, e.g. Write fizzbuzz.py that prints FizzBuzz for 1..15",
+                        show_label=False,
+                        lines=2,
+                        max_lines=6,
+                        elem_id="request",
+                    )
+                    with gr.Row():
+                        send = gr.Button("Send", variant="primary", elem_id="send")
+                        stop = gr.Button("Stop", variant="stop", elem_id="stop")
+                with gr.Column(scale=3, min_width=360), gr.Tabs():
+                    with gr.Tab("Editor", id="editor-tab"):
+                        open_path = gr.Textbox(label="File", elem_id="open-path")
+                        editor = gr.Code(
+                            language="python",
+                            interactive=True,
+                            lines=22,
+                            max_lines=22,
+                            elem_id="editor",
+                            label="Editor",
+                        )
+                        with gr.Row():
+                            save = gr.Button("Save", size="sm", elem_id="save")
+                        file_message = gr.Markdown("", elem_id="file-message")
+                    with gr.Tab("Last run", id="diff-tab"):
+                        diff = gr.Markdown(last_run_diff(state.workspace), elem_id="diff")
+                        undo = gr.Button("Undo last run", size="sm", elem_id="undo")
+                        undo_message = gr.Markdown("", elem_id="undo-message")
+
+            with gr.Tab("Model", id="model"):
+                with gr.Row():
+                    with gr.Column(scale=3):
+                        model_info = gr.Markdown(model_markdown(state.host), elem_id="model-info")
+                        reply_stats = gr.Markdown(last_reply_markdown(state.host), elem_id="reply-stats")
+                    with gr.Column(scale=2):
+                        gauges = gr.HTML(gauges_html(), elem_id="gauges")
+                gr.Markdown("### Choose a model")
+                with gr.Row():
+                    current = state.settings.model or BUNDLED_ID
+                    is_catalog = catalog_entry(current) is not None
+                    choice = gr.Dropdown(
+                        model_choices(), value=current if is_catalog else LOCAL_FILE, label="Model",
+                        elem_id="model-choice",
+                    )  # fmt: skip
+                    local_path = gr.Textbox(
+                        value="" if is_catalog else current, label="Local .gguf path", elem_id="local-path"
+                    )
+                with gr.Row():
+                    n_ctx = gr.Number(state.settings.n_ctx, label="Context size", precision=0, minimum=512)
+                    kv_type = gr.Dropdown(
+                        list(KV_CHOICES), value=state.settings.kv_type, label="KV cache type"
+                    )
+                    layers = gr.Textbox(
+                        "auto" if state.settings.n_gpu_layers is None else str(state.settings.n_gpu_layers),
+                        label="GPU layers (auto, -1 = all, or a number)",
+                    )
+                with gr.Row():
+                    preview = gr.Button("Preview plan", elem_id="preview-plan")
+                    download = gr.Button("Download", elem_id="download")
+                    load = gr.Button("Load", variant="primary", elem_id="load-model")
+                model_message = gr.Markdown("", elem_id="model-message")
+
+            with gr.Tab("Settings", id="settings"):
+                workspace_box = gr.Textbox(
+                    str(state.workspace), label="Workspace folder", elem_id="workspace"
+                )
+                rounds = gr.Slider(1, 10, value=state.settings.rounds, step=1, label="Coder/reviewer rounds")
+                temperature = gr.Slider(
+                    0.0, 1.5, value=state.settings.temperature, step=0.05, label="Temperature"
+                )
+                seed = gr.Number(state.settings.seed, label="Seed", precision=0)
+                save_settings_button = gr.Button("Save settings", elem_id="save-settings")
+                settings_message = gr.Markdown("", elem_id="settings-message")
+
+        # ---------- the crew run ----------
+        def run(message: str, history: list[dict[str, Any]] | None) -> Iterator[tuple[Any, ...]]:
+            history = list(history or [])
+            for view in state.session.run(message):
+                lines, rows, source = _sidebar_outputs(view)
+                yield history + view.messages, "", lines, rows, source, [vars(c) for c in view.context]
+
+        run_outputs = [chat, request, timeline, context, context_source, hits]
+        run_args: dict[str, Any] = {"concurrency_id": MODEL_GROUP, "concurrency_limit": 1}
+        submitted = request.submit(run, [request, chat], run_outputs, api_name="run", **run_args)
+        clicked = send.click(run, [request, chat], run_outputs, api_visibility="private", **run_args)
+        for event in (submitted, clicked):
+            event.then(
+                lambda: (gr.FileExplorer(root_dir=state.workspace), last_run_diff(state.workspace)),
+                None,
+                [explorer, diff],
+                api_visibility="private",
+            )
+        stop.click(state.session.stop, None, None, api_name="stop", concurrency_limit=None)
+
+        # ---------- files ----------
+        def show_file(selected: Any) -> tuple[Any, str, str]:
+            rel = relative_in(state.workspace, selected)
+            if rel is None:
+                return gr.Code(), "", ""
+            content, message = open_file(state.workspace, rel)
+            return gr.Code(value=content, language=language_for(rel)), rel, message
+
+        explorer.change(show_file, explorer, [editor, open_path, file_message], api_visibility="private")
+        refresh.click(
+            lambda: gr.FileExplorer(root_dir=state.workspace), None, explorer, api_visibility="private"
+        )
+        save.click(
+            lambda rel, text: save_file(state.workspace, rel, text),
+            [open_path, editor],
+            file_message,
+            api_name="save_file",
+        ).then(lambda: gr.FileExplorer(root_dir=state.workspace), None, explorer, api_visibility="private")
+
+        def open_hit(rows: list[dict[str, Any]], evt: gr.SelectData) -> tuple[Any, str, str, int]:
+            row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
+            if not rows or row is None or row >= len(rows):
+                return gr.Code(), "", "", 1
+            hit = rows[row]
+            editor_update, rel, _ = show_file(hit["path"])
+            return (
+                editor_update,
+                rel,
+                f"`{rel}` lines {hit['start_line']}-{hit['end_line']}",
+                hit["start_line"],
+            )
+
+        line = gr.Number(visible=False)
+        context.select(
+            open_hit, hits, [editor, open_path, file_message, line], api_visibility="private"
+        ).then(None, line, None, js=SCROLL_TO_LINE_JS)
+
+        def undo_run() -> tuple[str, str, Any]:
+            message = undo_last_run(state.workspace)
+            return message, last_run_diff(state.workspace), gr.FileExplorer(root_dir=state.workspace)
+
+        undo.click(
+            undo_run, None, [undo_message, diff, explorer], api_name="undo", concurrency_id=MODEL_GROUP
+        )
+
+        # ---------- model ----------
+        def parse_layers(text: str) -> int | None:
+            text = (text or "").strip().lower()
+            return None if text in ("", "auto") else int(text)
+
+        def settings_from_panel(ctx: float, kv: str, layer_text: str) -> Any:
+            from dataclasses import replace
+
+            return replace(
+                state.settings, n_ctx=int(ctx or 4096), kv_type=kv, n_gpu_layers=parse_layers(layer_text)
+            ).validated()
+
+        def preview_plan(chosen: str, path: str, ctx: float, kv: str, layer_text: str) -> str:
+            try:
+                return plan_preview(chosen, path, settings_from_panel(ctx, kv, layer_text))
+            except ValueError:
+                return "GPU layers must be auto, -1 or a whole number."
+
+        def download_model_with_progress(chosen: str, progress: gr.Progress = gr.Progress()) -> str:  # noqa: B008
+            from models.download import DownloadError
+            from models.download import download_model as fetch
+
+            entry = catalog_entry(chosen)
+            if entry is None or entry.repo is None:
+                return "Choose a catalog model to download (the bundled one is already here)."
+            if not download_needed(chosen):
+                return f"{entry.title} is already downloaded."
+            progress(0, desc=f"Downloading {entry.filename}")
+
+            def report(done: int, total: int) -> None:
+                progress(
+                    (done, total or entry.size_bytes), desc=f"Downloading {entry.filename}", unit="bytes"
+                )
+
+            try:
+                path = fetch(entry, on_progress=report)
+            except DownloadError as exc:
+                return f"**Download failed:** {exc}"
+            return f"Downloaded to `{path}`. Press Load to use it."
+
+        def load_model(chosen: str, path: str, ctx: float, kv: str, layer_text: str) -> str:
+            try:
+                new_settings = settings_from_panel(ctx, kv, layer_text)
+                model_path = resolve_choice(chosen, path)
+            except ValueError as exc:  # ModelNotFoundError is a ValueError too
+                return f"**Not loaded:** {exc}"
+            state.settings = new_settings
+            state.settings.model = str(model_path) if chosen == LOCAL_FILE else chosen
+            state.host.switch(str(model_path), engine_settings(state.settings))
+            saved = state.save()
+            status = state.host.wait()
+            if status.state != "ready":
+                return f"**Load failed:** {status.message}"
+            return f"{status.message}. {saved}"
+
+        preview.click(preview_plan, [choice, local_path, n_ctx, kv_type, layers], model_message,
+                      api_name="preview_plan")  # fmt: skip
+        download.click(download_model_with_progress, choice, model_message, api_name="download_model")
+        load.click(
+            load_model,
+            [choice, local_path, n_ctx, kv_type, layers],
+            model_message,
+            api_name="load_model",
+            concurrency_id=MODEL_GROUP,
+        ).then(lambda: model_markdown(state.host), None, model_info, api_visibility="private")
+
+        # ---------- settings ----------
+        def save_user_settings(folder: str, n_rounds: float, temp: float, seed_value: float) -> str:
+            state.settings.rounds, state.settings.temperature = int(n_rounds), float(temp)
+            state.settings.seed = int(seed_value or 0)
+            message = ""
+            if folder.strip() and folder.strip() != str(state.workspace):
+                message = state.change_workspace(folder.strip()) + " "
+            state.settings.validated()
+            return message + state.save()
+
+        save_settings_button.click(
+            save_user_settings, [workspace_box, rounds, temperature, seed], settings_message,
+            api_name="save_settings",
+        ).then(
+            lambda: (gr.FileExplorer(root_dir=state.workspace), last_run_diff(state.workspace)),
+            None,
+            [explorer, diff],
+            api_visibility="private",
+        )  # fmt: skip
+
+        # ---------- live status ----------
+        status_timer = gr.Timer(1.0)
+        status_timer.tick(lambda: _status_html(state), None, status, api_visibility="private")
+        model_timer = gr.Timer(2.0)
+        model_timer.tick(
+            lambda: (model_markdown(state.host), gauges_html(), last_reply_markdown(state.host)),
+            None,
+            [model_info, gauges, reply_stats],
+            api_visibility="private",
+        )
+    return page
+
+
+def launch_kwargs() -> dict[str, Any]:
+    return {"theme": offline_theme(), "css": SIDEBAR_CSS, "footer_links": []}

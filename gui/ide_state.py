@@ -1,0 +1,47 @@
+"""Everything one served IDE shares between browser tabs: the model host, the settings, the
+workspace with its index, and the crew session that runs requests one at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gui.crew_session import CrewSession
+from gui.user_settings import UserSettings, default_workspace, save_settings
+from gui.workspace_index import WorkspaceIndex
+from models.model_host import ModelHost
+
+
+class IdeState:
+    def __init__(self, host: ModelHost, settings: UserSettings, notices: list[str] | None = None) -> None:
+        self.host = host
+        self.settings = settings
+        self.notices = notices or []
+        self.index = WorkspaceIndex(self.workspace)
+        self.session = CrewSession(host, lambda: self.settings, lambda: self.workspace, lambda: self.index)
+
+    @property
+    def workspace(self) -> Path:
+        path = Path(self.settings.workspace).expanduser() if self.settings.workspace else default_workspace()
+        return path.resolve()
+
+    def start_background_work(self) -> None:
+        self.workspace.mkdir(parents=True, exist_ok=True)
+        self.host.start_loading()
+        self.index.start()
+
+    def change_workspace(self, folder: str) -> str:
+        path = Path(folder).expanduser()
+        if not path.is_dir():
+            return f"Not a folder: {path}. The workspace is still {self.workspace}."
+        if self.session.busy:
+            return "A crew run is in progress; change the workspace when it ends."
+        self.settings.workspace = str(path.resolve())
+        self.index = WorkspaceIndex(self.workspace)
+        self.index.start()
+        return f"Workspace: {self.workspace}"
+
+    def save(self) -> str:
+        try:
+            return f"Saved to {save_settings(self.settings)}."
+        except OSError as exc:
+            return f"Settings not saved: {exc}"

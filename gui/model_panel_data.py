@@ -1,0 +1,109 @@
+"""What the model panel shows: the loaded model and its plan, live VRAM/RAM gauges, the last
+reply's speed, and a plan preview for other choices. Plain functions; the panel polls them."""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from gui.user_settings import UserSettings
+from models.catalog import BUNDLED_ID, CATALOG, ModelNotFoundError, catalog_entry, resolve_model
+from models.engine import Engine, EngineError, EngineSettings
+from models.memory import process_rss_bytes
+from models.model_host import ModelHost
+from models.vram_probe import GpuState, probe_gpus
+
+LOCAL_FILE = "local .gguf file…"
+GiB = 1024**3
+
+
+def model_choices() -> list[tuple[str, str]]:
+    return [(entry.title, entry.id) for entry in CATALOG] + [(LOCAL_FILE, LOCAL_FILE)]
+
+
+def engine_settings(settings: UserSettings) -> EngineSettings:
+    return EngineSettings(n_ctx=settings.n_ctx, kv_type=settings.kv_type, n_gpu_layers=settings.n_gpu_layers)
+
+
+def resolve_choice(choice: str, local_path: str) -> Path:
+    """The .gguf for a panel choice; raises ModelNotFoundError with what to do."""
+    if choice == LOCAL_FILE:
+        if not local_path.strip():
+            raise ModelNotFoundError("Enter the path of a .gguf file.")
+        return resolve_model(local_path.strip())
+    return resolve_model(None if choice == BUNDLED_ID else choice)
+
+
+def plan_preview(choice: str, local_path: str, settings: UserSettings) -> str:
+    """The offload plan for a choice, computed from the file's header and free VRAM, not loaded."""
+    try:
+        path = resolve_choice(choice, local_path)
+        plan = Engine(path, engine_settings(settings)).plan()
+    except (ModelNotFoundError, EngineError) as exc:
+        return f"**Cannot plan:** {exc}"
+    return "\n".join(f"- {line}" for line in plan.text().splitlines())
+
+
+def model_markdown(host: ModelHost) -> str:
+    status = host.status()
+    engine = host.engine
+    if engine is None or engine.info is None or engine.load_report is None:
+        return f"**Model:** {status.message}"
+    info, report, settings = engine.info, engine.load_report, engine.settings
+    where = (
+        f"{report.n_gpu_layers} of {report.plan.max_layers} layers on the GPU"
+        if report.n_gpu_layers
+        else ("CPU only (no usable GPU)" if not report.plan.device else "CPU only")
+    )
+    plan = "\n".join(f"- {line}" for line in report.plan.text().splitlines())
+    return (
+        f"**{escape(info.name)}** · {info.file_type} · {info.file_size / GiB:.2f} GiB\n\n"
+        f"Context {settings.n_ctx} tokens · KV cache {settings.kv_type} · n_gpu_layers {report.n_gpu_layers}"
+        f" ({where}) · loaded in {report.load_s:.1f} s\n\n**Plan**\n{plan}"
+    )
+
+
+def _gauge(label: str, used: int, total: int) -> str:
+    share = 0 if total <= 0 else min(100, round(100 * used / total))
+    return (
+        f'<div class="lc-gauge-row"><div>{escape(label)}: {used / GiB:.1f} / {total / GiB:.1f} GiB '
+        f'({share} %)</div><div class="lc-gauge"><div style="width:{share}%"></div></div></div>'
+    )
+
+
+def gauges_html(gpus: GpuState | None = None) -> str:
+    gpus = gpus or probe_gpus()
+    parts = [_gauge(f"GPU {d.index} {d.name} VRAM", d.used_bytes, d.total_bytes) for d in gpus.devices]
+    if not parts:
+        parts.append(f'<div class="lc-empty">No GPU in use: {escape(gpus.message or "none found")}.</div>')
+    try:
+        import psutil
+
+        memory = psutil.virtual_memory()
+        parts.append(_gauge("System RAM", memory.total - memory.available, memory.total))
+    except ImportError:
+        pass
+    rss = process_rss_bytes()
+    if rss is not None:
+        parts.append(f'<div class="lc-empty">LocalCrew process: {rss / GiB:.2f} GiB resident</div>')
+    return "".join(parts)
+
+
+def last_reply_markdown(host: ModelHost) -> str:
+    engine = host.engine
+    stats = engine.last_stats if engine else None
+    if stats is None:
+        return "Last reply: none yet."
+    return (
+        f"Last reply: {stats.decode_tokens_per_s:.1f} tokens/s · first token "
+        f"{stats.time_to_first_token_s:.2f} s · {stats.completion_tokens} tokens"
+    )
+
+
+def download_needed(choice: str) -> bool:
+    entry = catalog_entry(choice)
+    if entry is None or entry.repo is None:
+        return False
+    from models.download import cached_model_path
+
+    return cached_model_path(entry) is None

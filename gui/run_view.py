@@ -1,0 +1,215 @@
+"""Fold a crew run's events into what the IDE shows: chat turns, the tool-call timeline, the
+retrieved context and the run's diffs. Plain data (Gradio's message dicts), no Gradio import,
+so it is tested without a browser."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.events import (
+    AgentFinished,
+    AgentStarted,
+    CheckRun,
+    ContextRetrieved,
+    Event,
+    FileChanged,
+    Notice,
+    ReviewVerdict,
+    RunFinished,
+    TokenChunk,
+    ToolCallFailed,
+    ToolCallFinished,
+    ToolCallStarted,
+)
+
+MESSAGE_CHARS = 6000  # a streamed turn longer than this shows its tail: the browser stays fast
+AGENT_TITLES = {"planner": "Planner", "coder": "Coder", "reviewer": "Reviewer", "checks": "Checks"}
+
+
+@dataclass
+class TimelineRow:
+    call_id: str
+    agent: str
+    name: str
+    arguments: str
+    status: str  # pending | done | error
+    result: str = ""
+    duration_s: float | None = None
+
+
+@dataclass
+class ContextRow:
+    path: str
+    start_line: int
+    end_line: int
+    symbol: str
+    score: float
+    snippet: str
+
+
+def _arguments_text(arguments: dict[str, Any], limit: int = 300) -> str:
+    text = json.dumps(arguments, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fence(text: str, language: str = "") -> str:
+    # A fence longer than any backtick run inside, so model output cannot break out of it.
+    ticks = "`" * max(3, max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    return f"{ticks}{language}\n{text}\n{ticks}"
+
+
+@dataclass
+class RunView:
+    request: str
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    timeline: list[TimelineRow] = field(default_factory=list)
+    context: list[ContextRow] = field(default_factory=list)
+    context_source: str = ""
+    diffs: dict[str, str] = field(default_factory=dict)  # path -> latest diff
+    finished: RunFinished | None = None
+    _agent_message: int | None = None
+    _agent_text: str = ""
+    _tool_messages: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.messages.append({"role": "user", "content": self.request})
+
+    # ---------- folding ----------
+    def apply(self, event: Event) -> None:
+        handler = getattr(self, f"_on_{event.type}", None)
+        if handler is not None:
+            handler(event)
+
+    def say(self, text: str, title: str | None = None) -> None:
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        if title:
+            message["metadata"] = {"title": title, "status": "done"}
+        self.messages.append(message)
+
+    def _on_context_retrieved(self, event: ContextRetrieved) -> None:
+        self.context_source = event.source
+        self.context = [
+            ContextRow(
+                path=str(c.get("path", "")),
+                start_line=int(c.get("start_line", 0) or 0),
+                end_line=int(c.get("end_line", 0) or 0),
+                symbol=str(c.get("symbol") or ""),
+                score=float(c.get("score", 0.0) or 0.0),
+                snippet=str(c.get("snippet", "")),
+            )
+            for c in event.chunks
+        ]
+        listing = "\n".join(f"- `{r.path}:{r.start_line}-{r.end_line}` {r.symbol}" for r in self.context)
+        self.say(
+            listing or "Nothing relevant found.", title=f"Context: {len(self.context)} from {event.source}"
+        )
+
+    def _on_agent_started(self, event: AgentStarted) -> None:
+        title = AGENT_TITLES.get(event.agent, event.agent.title())
+        suffix = f" · round {event.round}" if event.round else ""
+        self._agent_text = ""
+        self.messages.append({"role": "assistant", "content": f"**{title}**{suffix}\n\n…"})
+        self._agent_message = len(self.messages) - 1
+
+    def _on_token_chunk(self, event: TokenChunk) -> None:
+        if self._agent_message is None:
+            return
+        self._agent_text += event.text
+        self._render_agent_text()
+
+    def _render_agent_text(self, done: str = "") -> None:
+        assert self._agent_message is not None
+        message = self.messages[self._agent_message]
+        header = message["content"].split("\n\n", 1)[0]
+        body = self._agent_text
+        if len(body) > MESSAGE_CHARS:
+            body = "…" + body[-MESSAGE_CHARS:]
+        message["content"] = f"{header}{done}\n\n{fence(body) if body.strip() else '…'}"
+
+    def _on_agent_finished(self, event: AgentFinished) -> None:
+        if self._agent_message is None:
+            return
+        if not self._agent_text.strip():
+            self._agent_text = event.output
+        self._render_agent_text(done=f" · {event.duration_s:.1f} s")
+        self._agent_message = None
+
+    def _on_tool_call_started(self, event: ToolCallStarted) -> None:
+        args = _arguments_text(event.arguments)
+        self.timeline.append(TimelineRow(event.call_id, event.agent, event.name, args, "pending"))
+        self.messages.append(
+            {
+                "role": "assistant",
+                "content": f"Arguments: `{args}`",
+                "metadata": {"title": f"Tool: {event.name}", "status": "pending", "id": event.call_id},
+            }
+        )
+        self._tool_messages[event.call_id] = len(self.messages) - 1
+
+    def _finish_tool(self, call_id: str, status: str, result: str, duration_s: float) -> None:
+        for row in self.timeline:
+            if row.call_id == call_id:
+                row.status, row.result, row.duration_s = status, result, duration_s
+        index = self._tool_messages.get(call_id)
+        if index is None:
+            return
+        message = self.messages[index]
+        label = "Error" if status == "error" else "Result"
+        message["content"] = message["content"].split("\n\n", 1)[0] + f"\n\n{label}:\n{fence(result)}"
+        metadata = dict(message["metadata"], status="done", duration=round(duration_s, 2))
+        if status == "error":
+            metadata["title"] += " (failed)"
+        message["metadata"] = metadata
+
+    def _on_tool_call_finished(self, event: ToolCallFinished) -> None:
+        self._finish_tool(event.call_id, "done", event.result, event.duration_s)
+
+    def _on_tool_call_failed(self, event: ToolCallFailed) -> None:
+        if event.call_id not in self._tool_messages:  # malformed calls have no start event
+            self.timeline.append(
+                TimelineRow(event.call_id, event.agent, event.name, _arguments_text(event.arguments), "error")
+            )
+        self._finish_tool(event.call_id, "error", event.error, event.duration_s)
+
+    def _on_check_run(self, event: CheckRun) -> None:
+        verdict = "passed" if event.passed else f"failed ({event.limit_hit or f'exit {event.exit_code}'})"
+        output = (event.stdout_tail + ("\n" + event.stderr_tail if event.stderr_tail.strip() else "")).strip()
+        self.say(fence(output or "(no output)"), title=f"Check: {event.command} {verdict}")
+        self.messages[-1]["metadata"]["duration"] = round(event.duration_s, 2)
+        self.timeline.append(
+            TimelineRow(
+                call_id=f"check-{len(self.timeline)}",
+                agent="checks",
+                name=event.command,
+                arguments="",
+                status="done" if event.passed else "error",
+                result=output[-400:],
+                duration_s=event.duration_s,
+            )
+        )
+
+    def _on_file_changed(self, event: FileChanged) -> None:
+        self.diffs[event.path] = event.diff
+
+    def _on_review_verdict(self, event: ReviewVerdict) -> None:
+        if event.approved:
+            self.say("**Reviewer:** approved.")
+        else:
+            fixes = "\n".join(f"- {fix}" for fix in event.fixes) or "- (no fix named)"
+            self.say(f"**Reviewer:** changes requested:\n{fixes}")
+
+    def _on_notice(self, event: Notice) -> None:
+        self.say(f"**{event.level.title()}:** {event.message}")
+
+    def _on_run_finished(self, event: RunFinished) -> None:
+        self.finished = event
+        files = ", ".join(f"`{f}`" for f in event.files_changed) or "none"
+        self.say(f"**Done** in {event.duration_s:.1f} s: {event.message}\n\nFiles changed: {files}")
+
+    # ---------- derived ----------
+    @property
+    def diff_text(self) -> str:
+        return "".join(self.diffs.values())

@@ -1,0 +1,96 @@
+"""Settings that persist between launches (model, workspace, rounds, sampling), as JSON in the
+user's config directory. Plain Python: the app reads them before Gradio is imported."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+CONFIG_ENV = "LOCALCREW_CONFIG_DIR"
+KV_CHOICES = ("f16", "q8_0", "q4_0")
+
+
+@dataclass
+class UserSettings:
+    model: str = ""  # catalog id or .gguf path; "" = the bundled model
+    n_ctx: int = 4096
+    kv_type: str = "f16"
+    n_gpu_layers: int | None = None  # None = the planner decides
+    workspace: str = ""  # "" = the default workspace folder
+    rounds: int = 3
+    temperature: float = 0.0
+    seed: int = 42
+
+    def validated(self) -> UserSettings:
+        """Clamp values a hand-edited file could get wrong, so a bad file never stops the app."""
+        self.n_ctx = min(max(int(self.n_ctx), 512), 131072)
+        self.kv_type = self.kv_type if self.kv_type in KV_CHOICES else "f16"
+        if self.n_gpu_layers is not None:
+            self.n_gpu_layers = max(-1, int(self.n_gpu_layers))
+        self.rounds = min(max(int(self.rounds), 1), 10)
+        self.temperature = min(max(float(self.temperature), 0.0), 2.0)
+        self.seed = int(self.seed)
+        return self
+
+
+def config_dir() -> Path:
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming")) / "LocalCrew"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "LocalCrew"
+    return Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "localcrew"
+
+
+def settings_path() -> Path:
+    return config_dir() / "settings.json"
+
+
+def default_workspace() -> Path:
+    return Path.home() / "LocalCrew" / "workspace"
+
+
+def load_settings(path: Path | None = None) -> tuple[UserSettings, str | None]:
+    """The saved settings and, if the file was unusable, a warning saying so (defaults are used)."""
+    path = path or settings_path()
+    if not path.exists():
+        return UserSettings(), None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        known = {f.name for f in fields(UserSettings)}
+        return UserSettings(**{k: v for k, v in data.items() if k in known}).validated(), None
+    except (OSError, ValueError, TypeError) as exc:
+        return UserSettings(), f"Ignored unreadable settings file {path} ({exc}); using defaults."
+
+
+def save_settings(settings: UserSettings, path: Path | None = None) -> Path:
+    """Write atomically: a crash mid-save leaves the previous file, never half a file."""
+    path = path or settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings.", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(asdict(settings), out, indent=2)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+def merged(settings: UserSettings, **overrides: Any) -> UserSettings:
+    """Settings with the values given on the command line (None = not given) taking precedence."""
+    data = asdict(settings)
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    return UserSettings(**data).validated()

@@ -1,0 +1,123 @@
+"""The served IDE end to end through gradio_client, on the real bundled model and real crew."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gradio_client import Client
+from gradio_client.utils import Status
+
+from tests.app_process import RunningApp, serve_app
+
+SEED_FILE = 'def add(a, b):\n    """Add two numbers."""\n    return a + b\n'
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
+    root = tmp_path_factory.mktemp("ide")
+    (root / "workspace").mkdir()
+    (root / "workspace" / "calc.py").write_text(SEED_FILE)
+    (root / "config").mkdir()
+    (root / "config" / "settings.json").write_text(json.dumps({"rounds": 1}))  # one round keeps it short
+    with serve_app(tmp_path=root) as running:
+        running.root = root  # type: ignore[attr-defined]
+        yield running
+
+
+def _workspace(app: RunningApp) -> Path:
+    return app.root / "workspace"  # type: ignore[attr-defined]
+
+
+def _text(message: dict) -> str:
+    content = message["content"]
+    return content if isinstance(content, str) else "".join(b.get("text", "") for b in content)
+
+
+def test_a_request_writes_a_file_feeds_the_sidebar_and_queues_a_second_tab(app: RunningApp) -> None:
+    client, other_tab = Client(app.url, verbose=False), Client(app.url, verbose=False)
+    before = {p.name for p in _workspace(app).iterdir()}
+    job = client.submit("Write hello.py that prints hello world.", None, api_name="/run")
+    deadline = time.monotonic() + 120
+    while job.status().code != Status.PROCESSING and time.monotonic() < deadline:
+        time.sleep(0.1)
+    waiting = other_tab.submit("", None, api_name="/run")  # instant on its own, but behind the model queue
+    seen = set()
+    while not job.done():
+        seen.add(waiting.status().code)
+        assert not waiting.done(), "the second tab's request ran while the first was on the model"
+        time.sleep(0.2)
+    assert Status.IN_QUEUE in seen
+    assert "Type a request first" in _text(waiting.result(timeout=60)[0][-1])
+
+    chat, request_box, timeline, context, source = job.result()
+    assert len(job.outputs()) > 3  # streamed while the crew worked
+    assert request_box == ""
+    written = {p.name for p in _workspace(app).glob("*.py")} - before
+    assert written, "the crew wrote no Python file"
+    labels = [_text(m).split("\n", 1)[0] for m in chat]
+    for agent in ("**Planner**", "**Coder**", "**Reviewer**"):
+        assert any(label.startswith(agent) for label in labels), labels
+    tool_panels = [m for m in chat if (m.get("metadata") or {}).get("title", "").startswith("Tool: ")]
+    assert tool_panels and all(m["metadata"]["status"] == "done" for m in tool_panels)
+    assert 'class="lc-call' in timeline and "write_file" in timeline
+    assert any(row[0].startswith("calc.py:") for row in context["data"]), context
+    assert "index" in source or "text search" in source
+    assert "Done" in _text(chat[-1])
+
+
+def test_stop_ends_the_run_cleanly_and_quickly(app: RunningApp) -> None:
+    client = Client(app.url, verbose=False)
+    job = client.submit("Write a long story generator in story.py.", None, api_name="/run")
+    deadline = time.monotonic() + 120
+    while len(job.outputs()) < 3 and time.monotonic() < deadline:  # the crew is generating
+        time.sleep(0.1)
+    Client(app.url, verbose=False).predict(api_name="/stop")
+    stopped_at = time.monotonic()
+    chat, *_ = job.result(timeout=60)
+    took = time.monotonic() - stopped_at
+    assert "Stopped by the user" in " ".join(_text(m) for m in chat[-3:])
+    assert took < 10, f"stop took {took:.1f} s"  # generous: the machine may be busy; ~1 s when idle
+
+
+def test_editor_save_stays_in_the_workspace_and_undo_restores(app: RunningApp) -> None:
+    client = Client(app.url, verbose=False)
+    outside = _workspace(app).parent / "evil.py"
+    assert "Not saved" in client.predict("../evil.py", "x = 1\n", api_name="/save_file")
+    assert not outside.exists()
+    assert "Saved `notes.py` (created)" in client.predict("notes.py", "x = 1\n", api_name="/save_file")
+    assert (_workspace(app) / "notes.py").read_text() == "x = 1\n"
+    crew_files = {p.name for p in _workspace(app).glob("*.py")} - {"calc.py", "notes.py"}
+    assert crew_files, "an earlier test's run should have left files to undo"
+    message, diff, _ = client.predict(api_name="/undo")
+    assert message.startswith("Undid")
+    assert (_workspace(app) / "calc.py").read_text() == SEED_FILE
+
+
+def test_settings_are_saved_to_the_config_dir(app: RunningApp) -> None:
+    client = Client(app.url, verbose=False)
+    message = client.predict(str(_workspace(app)), 2, 0.0, 7, api_name="/save_settings")
+    assert "Saved to" in message
+    saved = json.loads((app.root / "config" / "settings.json").read_text())  # type: ignore[attr-defined]
+    assert (saved["rounds"], saved["seed"], saved["workspace"]) == (2, 7, str(_workspace(app).resolve()))
+    client.predict(str(_workspace(app)), 1, 0.0, 42, api_name="/save_settings")
+
+
+def test_plan_preview_and_a_bad_local_model_change_nothing(app: RunningApp, tmp_path: Path) -> None:
+    client = Client(app.url, verbose=False)
+    plan = client.predict("smollm2-135m", "", 4096, "f16", "auto", api_name="/preview_plan")
+    assert "CPU" in plan or "GPU" in plan
+    bogus = tmp_path / "bad.gguf"
+    bogus.write_text("not a model")
+    assert "Cannot plan" in client.predict(
+        "local .gguf file…", str(bogus), 4096, "f16", "auto", api_name="/preview_plan"
+    )
+    assert "Not loaded" in client.predict(
+        "local .gguf file…", str(tmp_path / "missing.gguf"), 4096, "f16", "auto", api_name="/load_model"
+    )
+    assert "GPU layers must be" in client.predict(
+        "smollm2-135m", "", 4096, "f16", "many", api_name="/preview_plan"
+    )

@@ -1,0 +1,150 @@
+"""gui.run_view / gui.sidebar_html: a run's events become chat turns, a timeline and context rows."""
+
+from __future__ import annotations
+
+from agents.events import (
+    AgentFinished,
+    AgentStarted,
+    CheckRun,
+    ContextRetrieved,
+    FileChanged,
+    RunFinished,
+    TokenChunk,
+    ToolCallFailed,
+    ToolCallFinished,
+    ToolCallStarted,
+)
+from gui.run_view import MESSAGE_CHARS, RunView, fence
+from gui.sidebar_html import context_rows, timeline_html
+
+
+def _finished(**changes: object) -> RunFinished:
+    values = dict(
+        run_id="r1",
+        completed=True,
+        approved=True,
+        checks_passed=True,
+        rounds_used=1,
+        files_changed=["a.py"],
+        checks=["python a.py: exit 0"],
+        message="ok",
+        duration_s=2.0,
+    )
+    values.update(changes)
+    return RunFinished(**values)  # type: ignore[arg-type]
+
+
+def test_agent_turns_are_labelled_and_stream_tokens() -> None:
+    view = RunView("write a.py")
+    view.apply(AgentStarted(agent="planner", round=0))
+    view.apply(TokenChunk(agent="planner", text='{"steps": '))
+    view.apply(TokenChunk(agent="planner", text='["x"]}'))
+    assert view.messages[-1]["content"].startswith("**Planner**")
+    assert '{"steps": ["x"]}' in view.messages[-1]["content"]
+    view.apply(AgentFinished(agent="planner", round=0, output="ignored", duration_s=1.25))
+    assert "· 1.2 s" in view.messages[-1]["content"] or "· 1.3 s" in view.messages[-1]["content"]
+    view.apply(AgentStarted(agent="coder", round=2))
+    assert view.messages[-1]["content"].startswith("**Coder** · round 2")
+    assert view.messages[0] == {"role": "user", "content": "write a.py"}
+
+
+def test_a_long_turn_shows_its_tail_only() -> None:
+    view = RunView("x")
+    view.apply(AgentStarted(agent="coder", round=1))
+    view.apply(TokenChunk(agent="coder", text="a" * (MESSAGE_CHARS * 2) + "END"))
+    content = view.messages[-1]["content"]
+    assert content.rstrip("`\n").endswith("END") and len(content) < MESSAGE_CHARS + 200
+
+
+def test_tool_call_goes_from_pending_to_done_in_chat_and_timeline() -> None:
+    view = RunView("x")
+    view.apply(ToolCallStarted(call_id="c1", agent="coder", name="write_file", arguments={"path": "a.py"}))
+    panel = view.messages[-1]
+    assert panel["metadata"]["status"] == "pending" and panel["metadata"]["title"] == "Tool: write_file"
+    assert view.timeline[-1].status == "pending"
+    assert "lc-spinner" in timeline_html(view.timeline)
+    view.apply(
+        ToolCallFinished(
+            call_id="c1",
+            agent="coder",
+            name="write_file",
+            arguments={"path": "a.py"},
+            result="created a.py (10 bytes)",
+            duration_s=0.5,
+        )
+    )
+    assert panel["metadata"]["status"] == "done" and panel["metadata"]["duration"] == 0.5
+    assert "created a.py" in panel["content"]
+    row = view.timeline[-1]
+    assert (row.status, row.result, row.duration_s) == ("done", "created a.py (10 bytes)", 0.5)
+    assert "lc-spinner" not in timeline_html(view.timeline)
+
+
+def test_failed_and_malformed_calls_show_in_red() -> None:
+    view = RunView("x")
+    view.apply(ToolCallStarted(call_id="c1", agent="coder", name="read_file", arguments={"path": "../x"}))
+    view.apply(
+        ToolCallFailed(
+            call_id="c1",
+            agent="coder",
+            name="read_file",
+            arguments={"path": "../x"},
+            error="outside the workspace",
+            duration_s=0.01,
+        )
+    )
+    view.apply(
+        ToolCallFailed(
+            call_id="c2",
+            agent="coder",
+            name="(malformed call)",
+            arguments={},
+            error="not JSON",
+            duration_s=0.0,
+        )
+    )
+    assert [r.status for r in view.timeline] == ["error", "error"]
+    html = timeline_html(view.timeline)
+    assert html.count("color:#dc2626") >= 2 and "outside the workspace" in html and "not JSON" in html
+    assert view.messages[-1]["metadata"]["title"].endswith("(failed)")
+
+
+def test_context_rows_checks_diffs_and_the_end() -> None:
+    view = RunView("x")
+    chunk = {
+        "path": "calc.py",
+        "start_line": 3,
+        "end_line": 9,
+        "symbol": "add",
+        "score": 0.0321,
+        "snippet": "def add(a, b):\n    return a + b",
+    }
+    view.apply(ContextRetrieved(query="x", source="index", chunks=[chunk]))
+    assert context_rows(view.context) == [["calc.py:3-9", "add", "0.032", "def add(a, b): return a + b"]]
+    assert view.messages[-1]["metadata"]["title"] == "Context: 1 from index"
+    view.apply(
+        CheckRun(
+            command="python a.py",
+            exit_code=1,
+            passed=False,
+            limit_hit=None,
+            duration_s=0.2,
+            stdout_tail="",
+            stderr_tail="NameError",
+        )
+    )
+    assert view.timeline[-1].status == "error" and "NameError" in view.messages[-1]["content"]
+    view.apply(FileChanged(path="a.py", action="created", diff="+++ b/a.py\n+x = 1\n"))
+    assert "+x = 1" in view.diff_text
+    view.apply(_finished())
+    assert view.finished is not None and "`a.py`" in view.messages[-1]["content"]
+
+
+def test_untrusted_text_is_escaped_and_fences_cannot_be_broken() -> None:
+    view = RunView("x")
+    view.apply(ToolCallStarted(call_id="c1", agent="coder", name="<script>alert(1)</script>", arguments={}))
+    html = timeline_html(view.timeline)
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    text = "before\n```\nafter ````"
+    fenced = fence(text)
+    assert fenced.startswith("`````\n") and fenced.endswith("\n`````")
