@@ -1,0 +1,192 @@
+"""HumanEval text handling: the visible docstring examples, and a program from a model's reply.
+
+Nothing here reads a problem's hidden `test` field: the crew's feedback comes only from
+`docstring_examples(prompt, ...)`. Both modes turn replies into programs with `solution_from_reply`,
+so neither is favoured by its extraction.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+import textwrap
+from dataclasses import dataclass
+
+_PYTHON_FENCE = re.compile(r"```[ \t]*(?:python3?|py)[ \t]*\n(.*?)(?:```|\Z)", re.S | re.I)
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.S)
+# How HumanEval docstrings write "call gives value" outside doctest form, longest first.
+_ARROWS = ("==>", "=>", "➞", "->", "==", " should return ", " returns ", " = ")
+
+
+@dataclass(frozen=True)
+class Example:
+    call: str  # a Python expression calling the entry point, e.g. "add(2, 3)"
+    expected: str  # a Python literal, e.g. "5"
+
+
+def _literal(text: str) -> str | None:
+    """`text` as a Python literal's repr, trying trims docstrings need ('16.', '2 (because ...)')."""
+    text = text.strip()
+    candidates = [text, text.split("#")[0], text.split(" (")[0], text.split(", ")[0], text.split(" = ")[-1]]
+    candidates += [c.replace("true", "True").replace("false", "False") for c in candidates]
+    for candidate in candidates:
+        candidate = candidate.strip().rstrip(".").strip()
+        if not candidate:
+            continue
+        try:
+            return repr(ast.literal_eval(candidate))
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return None
+
+
+def _calls_entry(expression: str, entry_point: str, known: set[str]) -> bool:
+    """A Python expression that calls the entry point and uses no name the program lacks."""
+    try:
+        tree = ast.parse(expression.strip(), mode="eval")
+    except SyntaxError:
+        return False
+    calls = any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == entry_point
+        for n in ast.walk(tree)
+    )
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return calls and names <= known | {entry_point} | set(dir(builtins))
+
+
+def _normal(expression: str) -> str:
+    """One canonical spelling, without a trailing comment: the call is shown to the model as is."""
+    return ast.unparse(ast.parse(expression.strip(), mode="eval"))
+
+
+def _doctest_examples(lines: list[str], entry_point: str, known: set[str]) -> list[Example]:
+    found = []
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped.startswith(">>>"):
+            continue
+        call = stripped[3:].strip()
+        want = []
+        for following in lines[index + 1 :]:
+            following = following.strip()
+            if not following or following.startswith(">>>") or following.startswith('"""'):
+                break
+            want.append(following)
+        expected = _literal(" ".join(want)) if want else None
+        if expected is not None and _calls_entry(call, entry_point, known):
+            found.append(Example(_normal(call), expected))
+    return found
+
+
+def _inline_examples(lines: list[str], entry_point: str, known: set[str]) -> list[Example]:
+    found = []
+    for line in lines:
+        stripped = line.strip().lstrip("*").strip()
+        stripped = stripped.removeprefix("for ").strip()
+        if not stripped.startswith(entry_point + "("):
+            continue
+        for arrow in _ARROWS:
+            if arrow not in stripped:
+                continue
+            call, _, rest = stripped.partition(arrow)
+            call = call.split("#")[0].strip()
+            rest = rest.replace("# =>", "").strip()
+            expected = _literal(rest)
+            if expected is not None and _calls_entry(call, entry_point, known):
+                found.append(Example(_normal(call), expected))
+                break
+    return found
+
+
+def docstring_examples(prompt: str, entry_point: str) -> list[Example]:
+    """The examples a problem's prompt shows: `>>> f(x)` + result lines, or `f(x) == y` style lines."""
+    lines = prompt.splitlines()
+    known = set(re.findall(r"^def (\w+)\s*\(", prompt, re.M))
+    examples = _doctest_examples(lines, entry_point, known) or _inline_examples(lines, entry_point, known)
+    return list(dict.fromkeys(examples))
+
+
+def prompt_header(prompt: str, entry_point: str) -> str:
+    """The prompt up to the entry point's `def`: imports and helper functions a reply may rely on."""
+    match = re.search(rf"^def {re.escape(entry_point)}\s*\(", prompt, re.M)
+    return prompt[: match.start()] if match else prompt
+
+
+def code_of_reply(reply: str, entry_point: str) -> str:
+    """The code in a chat reply: the block that defines the entry point, else the first block.
+
+    Small models open stray fences ("```" then prose then "```python"), so ```python blocks are
+    tried before bare ones, and a `def` of the entry point outside any block is taken up to the
+    next fence.
+    """
+    defines = re.compile(rf"^\s*def {re.escape(entry_point)}\s*\(", re.M)
+    python_blocks = _PYTHON_FENCE.findall(reply)
+    blocks = python_blocks + [body for _lang, body in _FENCE.findall(reply)]
+    for block in blocks:
+        if defines.search(block):
+            return block
+    loose = defines.search(reply)
+    if loose:
+        return reply[loose.start() :].split("```")[0]
+    return blocks[0] if blocks else reply
+
+
+def _parseable_prefix(code: str) -> ast.Module | None:
+    """Parse the code, dropping trailing lines until it parses (a reply cut off by max_tokens)."""
+    lines = code.rstrip().splitlines()
+    while lines:
+        try:
+            return ast.parse("\n".join(lines))
+        except SyntaxError:
+            lines.pop()
+    return None
+
+
+def _definitions_only(code: str) -> str | None:
+    """Imports, functions, classes and plain assignments; demo calls and prints at top level dropped."""
+    module = _parseable_prefix(code)
+    if module is None:
+        return None
+    source = "\n".join(code.rstrip().splitlines())
+    kept = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign)
+    parts = [ast.get_source_segment(source, node, padded=True) or "" for node in module.body]
+    nodes = [
+        part for node, part in zip(module.body, parts, strict=True) if isinstance(node, kept) and part.strip()
+    ]
+    return "\n\n".join(nodes) if nodes else None
+
+
+def solution_from_reply(prompt: str, entry_point: str, reply: str) -> str:
+    """A whole program from a reply: the prompt's header plus the reply's function.
+
+    A reply that writes the whole function keeps its own signature; a reply that is only a body is
+    put under the prompt's signature and docstring. Unparseable text yields the bare prompt, which
+    fails its checks like any wrong answer.
+    """
+    code = textwrap.dedent(code_of_reply(reply, entry_point)).strip("\n")
+    header = prompt_header(prompt, entry_point)
+    if re.search(rf"^def {re.escape(entry_point)}\s*\(", code, re.M):
+        definitions = _definitions_only(code)
+        if definitions and f"def {entry_point}" in definitions:
+            return f"{header.rstrip()}\n\n\n{definitions}\n".lstrip("\n")
+    body = textwrap.indent(textwrap.dedent(code), "    ")
+    program = prompt.rstrip() + "\n" + body + "\n"
+    module = _parseable_prefix(program)
+    if module is not None and any(
+        isinstance(n, ast.FunctionDef) and n.name == entry_point for n in module.body
+    ):
+        return _definitions_only(program) or program
+    return prompt.rstrip() + "\n    pass\n"
+
+
+def function_source(program: str, entry_point: str) -> str:
+    """The entry point's code without its docstring: what the coder and reviewer are shown back."""
+    module = _parseable_prefix(program)
+    for node in module.body if module else []:
+        if isinstance(node, ast.FunctionDef) and node.name == entry_point:
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                body = body[1:] or [ast.Pass()]
+            return ast.unparse(ast.FunctionDef(**{**node.__dict__, "body": body}))
+    return program

@@ -1,0 +1,187 @@
+"""bench.humaneval: example parsing, code extraction, sandboxed checks, the crew's prompts, resume.
+
+The model tests use the real bundled model at temperature 0 and assert structure (records,
+summary fields, what reached the prompts), never the model's wording.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench import humaneval, humaneval_exec
+from bench.humaneval_code import Example, docstring_examples, function_source, solution_from_reply
+from bench.humaneval_exec import grade, run_examples
+from bench.humaneval_modes import Budget, solve_crew, solve_single
+from models.engine import Engine, GenerationSettings
+
+TINY = Budget(single=64, planner=24, coder=96, reviewer=24)  # keeps the model tests short
+GEN = GenerationSettings(temperature=0.0, seed=1234)
+
+
+@pytest.fixture(scope="module")
+def problems() -> list[dict[str, Any]]:
+    return humaneval.load_problems()
+
+
+def test_examples_come_from_the_docstring_only(problems: list[dict[str, Any]]) -> None:
+    first = problems[0]
+    assert docstring_examples(first["prompt"], first["entry_point"]) == [
+        Example("has_close_elements([1.0, 2.0, 3.0], 0.5)", "False"),
+        Example("has_close_elements([1.0, 2.8, 3.0, 4.0, 5.0, 2.0], 0.3)", "True"),
+    ]
+    # "f(x) ➞ y" lines; a line whose argument is a bare name (is_happy(a)) is no usable example.
+    fly = problems[72]
+    assert Example("will_it_fly([3], 5)", "True") in docstring_examples(fly["prompt"], fly["entry_point"])
+    happy = problems[80]
+    assert docstring_examples(happy["prompt"], happy["entry_point"]) == []
+
+
+def test_canonical_solutions_pass_their_examples_and_the_grade(problems: list[dict[str, Any]]) -> None:
+    for problem in (problems[0], problems[66], problems[97]):
+        program = problem["prompt"] + problem["canonical_solution"]
+        examples = docstring_examples(problem["prompt"], problem["entry_point"])
+        run = run_examples(program, examples, problem["entry_point"])
+        assert run.all_passed and run.total == len(examples) >= 1, run.lines
+        assert grade(problem, program).passed
+
+
+def test_wrong_code_fails_with_readable_feedback(problems: list[dict[str, Any]]) -> None:
+    problem = problems[0]
+    examples = docstring_examples(problem["prompt"], problem["entry_point"])
+    program = problem["prompt"] + "    return True\n"
+    run = run_examples(program, examples, problem["entry_point"])
+    assert (run.passed, run.total) == (1, 2)
+    assert run.lines[0].startswith(
+        "FAIL has_close_elements([1.0, 2.0, 3.0], 0.5) returned True, expected False"
+    )
+    crash = run_examples(
+        problem["prompt"] + "    import os\n    os._exit(3)\n", examples, "has_close_elements"
+    )
+    assert crash.passed == 0 and "stopped" in crash.lines[-1]
+    verdict = grade(problem, program)
+    assert not verdict.passed and "AssertionError" in verdict.detail
+
+
+def test_generated_code_runs_in_the_sandbox(problems: list[dict[str, Any]], monkeypatch) -> None:
+    calls: list[str] = []
+    real = humaneval_exec.run_python
+
+    def spy(workspace: Path, rel_file: str, args: Any = None, limits: Any = None) -> Any:
+        calls.append((Path(workspace) / rel_file).read_text())
+        return real(workspace, rel_file, args, limits)
+
+    monkeypatch.setattr(humaneval_exec, "run_python", spy)
+    problem = problems[23]
+    # Code that would end the harness if it ran here: it must only end the sandboxed child.
+    program = problem["prompt"] + "    import os\n    os._exit(0)\n"
+    assert run_examples(program, [Example("strlen('ab')", "2")], "strlen").passed == 0
+    # Exit status 0 before check() has finished is no pass.
+    assert not grade(problem, problem["prompt"] + "    raise SystemExit(0)\n").passed
+    assert len(calls) == 2 and "check(strlen)" in calls[1]
+
+
+def test_replies_become_programs() -> None:
+    prompt = 'from typing import List\n\n\ndef total(xs: List[int]) -> int:\n    """Sum."""\n'
+    code = "def total(xs: List[int]) -> int:\n    return sum(xs)\n\nprint(total([1]))\n"
+    fenced = f"Sure:\n```\n\n```python\n{code}```"
+    program = solution_from_reply(prompt, "total", fenced)
+    assert program.startswith("from typing import List") and "return sum(xs)" in program
+    assert "print(" not in program  # demo calls at top level are dropped
+    body = solution_from_reply(prompt, "total", "    return sum(xs)\n")
+    assert '"""Sum."""' in body and body.rstrip().endswith("return sum(xs)")
+    cut_off = solution_from_reply(
+        prompt, "total", "```python\ndef total(xs):\n    s = 0\n    for x in xs:\n        s +="
+    )
+    assert "def total(xs):" in cut_off and "s +=" not in cut_off
+    prose = solution_from_reply(prompt, "total", "I cannot help.")
+    assert "I cannot" not in prose and "def total" in prose
+    compile(prose, "prose", "exec")  # a wrong answer, but a program: it fails its checks like one
+    assert function_source(program, "total") == "def total(xs: List[int]) -> int:\n    return sum(xs)"
+
+
+def _recording(engine: Engine, monkeypatch) -> list[str]:
+    """Every prompt text the engine receives from now on."""
+    seen: list[str] = []
+    real = engine.stream_chat
+
+    def stream_chat(messages: list[dict[str, str]], *args: Any, **kwargs: Any) -> Any:
+        seen.append("\n".join(m["content"] for m in messages))
+        return real(messages, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "stream_chat", stream_chat)
+    return seen
+
+
+def _hidden_lines(problem: dict[str, Any]) -> list[str]:
+    lines = [line.strip() for line in problem["test"].splitlines()]
+    return [line for line in lines if line.startswith("assert") or line.startswith("def check")]
+
+
+def test_hidden_tests_never_reach_a_prompt(
+    engine: Engine, problems: list[dict[str, Any]], monkeypatch
+) -> None:
+    seen = _recording(engine, monkeypatch)
+    problem = problems[0]
+    crew = solve_crew(engine, problem, GEN, TINY, rounds=2)
+    steps = [step["step"] for step in crew.steps]
+    assert steps[:3] == ["planner", "coder 1", "checks 1"]
+    if crew.rounds == 2:  # examples failed in round 1: the reviewer saw them, the coder tried again
+        assert steps[3:6] == ["reviewer 1", "coder 2", "checks 2"]
+    assert crew.llm_calls == len([s for s in steps if not s.startswith("checks")]) == len(seen)
+    solve_single(engine, problem, GEN, TINY)
+    assert len(seen) == crew.llm_calls + 1
+    hidden = _hidden_lines(problem)
+    assert len(hidden) >= 5, "the hidden test has asserts to look for"
+    for prompt in seen:
+        assert problem["prompt"].strip() in prompt  # the visible problem reaches every prompt
+        assert "def check(" not in prompt and "candidate(" not in prompt
+        for line in hidden:
+            assert line not in prompt
+
+
+def test_cli_writes_records_summary_and_chart_and_resumes(tmp_path: Path, capsys) -> None:
+    argv = [
+        "--mode",
+        "both",
+        "--offset",
+        "23",
+        "--limit",
+        "1",
+        "--rounds",
+        "1",
+        "--out",
+        str(tmp_path),
+        "--json",
+    ]
+    assert humaneval.main(argv) == 0
+    first = capsys.readouterr().out
+    records = [json.loads(line) for line in (tmp_path / "records.jsonl").read_text().splitlines()]
+    assert [(r["task_id"], r["mode"]) for r in records] == [
+        ("HumanEval/23", "single"),
+        ("HumanEval/23", "crew"),
+    ]
+    for record in records:
+        assert {"passed", "rounds", "tokens", "seconds", "examples_passed", "solution"} <= set(record)
+        assert record["tokens"] > 0 and record["seconds"] > 0 and record["index"] == 23
+    summary = json.loads(first.strip().splitlines()[-1])
+    assert summary == json.loads((tmp_path / "summary.json").read_text())
+    for mode in ("single", "crew"):
+        part = summary["modes"][mode]
+        assert part["all"]["problems"] == 1 and part["dev_0_81"]["problems"] == 1
+        assert part["heldout_82_163"] == {"problems": 0, "passed": 0, "pass_at_1": None}
+    assert "| crew |" in (tmp_path / "summary.md").read_text()
+    assert (tmp_path / "pass_at_1.png").read_bytes()[:4] == b"\x89PNG"
+
+    # A second run finds both done and asks the model nothing; a half-written line is ignored.
+    with (tmp_path / "records.jsonl").open("a") as fh:
+        fh.write('{"task_id": "HumanEval/24", "mo')
+    assert humaneval.main(argv) == 0
+    second = capsys.readouterr().out
+    assert not re.search(r"\[ *23\]", second)
+    text = (tmp_path / "records.jsonl").read_text()
+    assert len(text.splitlines()) == 3 and text.endswith("\n")  # the next record starts on its own line
