@@ -1,0 +1,84 @@
+"""The IDE in a real browser: Debian chromium driven by Playwright, on the real model and crew.
+
+`./launch.sh test` installs chromium from Debian (Playwright cannot download browsers here).
+Set LOCALCREW_SCREENSHOT=path.png to keep the screenshot (the README's comes from this test).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.app_process import RunningApp, serve_app
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+def chromium_path() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        pytest.fail("chromium is not installed: `./launch.sh test` installs it (apt-get install chromium)")
+    return found
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
+    root = tmp_path_factory.mktemp("browser")
+    workspace = root / "workspace"
+    workspace.mkdir()
+    (workspace / "calc.py").write_text('def add(a, b):\n    """Add two numbers."""\n    return a + b\n')
+    (root / "config").mkdir()
+    (root / "config" / "settings.json").write_text(json.dumps({"rounds": 1}))
+    with serve_app(tmp_path=root) as running:
+        yield running
+
+
+def test_a_request_in_the_browser_fills_the_sidebar_offline(app: RunningApp, tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    requested: list[str] = []
+    screenshot = Path(os.environ.get("LOCALCREW_SCREENSHOT") or tmp_path / "ide.png")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.on("request", lambda request: requested.append(request.url))
+            page.goto(app.url)
+            page.wait_for_selector("#request textarea", timeout=30_000)
+            page.fill("#request textarea", "Write hello.py that prints hello world.")
+            page.click("#send")
+            page.wait_for_selector("#timeline .lc-call", timeout=240_000)
+            page.wait_for_selector("#context [role=gridcell]:has-text('calc.py:')", timeout=60_000)
+            page.wait_for_function(
+                "document.querySelector('#chat').innerText.includes('Done in')", timeout=240_000
+            )
+            assert page.locator("#chat").inner_text().count("Tool: write_file") >= 1
+            page.screenshot(path=str(screenshot))
+
+            page.locator("#context [role=gridcell]:has-text('calc.py:')").first.click()
+            page.wait_for_function(
+                "document.querySelector('#open-path textarea, #open-path input').value === 'calc.py'",
+                timeout=30_000,
+            )
+            assert "def add" in page.locator("#editor").inner_text()
+        finally:
+            browser.close()
+    assert screenshot.stat().st_size > 20_000
+    other_hosts = {urlparse(url).hostname for url in requested} - LOCAL_HOSTS - {None}
+    assert not other_hosts, f"the page called out to {other_hosts}"
+    assert any(urlparse(url).hostname in LOCAL_HOSTS for url in requested)
