@@ -48,6 +48,21 @@ install_test_tools() {
   "$VENV/bin/python" -m pip install --disable-pip-version-check -q -r requirements-dev.txt
 }
 
+# The browser test drives the system's chromium (Playwright cannot download browsers offline).
+install_browser() {
+  command -v chromium >/dev/null || command -v chromium-browser >/dev/null && return 0
+  local sudo=""
+  [[ $(id -u) -ne 0 ]] && command -v sudo >/dev/null && sudo="sudo"
+  if command -v apt-get >/dev/null; then
+    say "Installing chromium for the browser test (apt-get)…"
+    $sudo apt-get install -y -q chromium >/dev/null 2>&1 ||
+      { $sudo apt-get update -q >/dev/null 2>&1 && $sudo apt-get install -y -q chromium >/dev/null; } ||
+      say "Could not install chromium; the browser test will fail and say so."
+  else
+    say "No apt-get: install chromium yourself for the browser test."
+  fi
+}
+
 stamp_of() { cat requirements.txt requirements-model.txt "$@" | sha256sum | cut -d' ' -f1; }
 
 need_python
@@ -65,6 +80,7 @@ if [[ "$MODE" == test ]]; then
     install_test_tools
     stamp_of requirements-dev.txt > "$VENV/.test-stamp"
   fi
+  install_browser
   exec "$VENV/bin/python" -m pytest "$@"
 fi
 exec "$VENV/bin/python" app.py "$@"
