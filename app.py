@@ -121,6 +121,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except LaunchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    from gui.startup_splash import StartupSplash
+
+    url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
+    try:
+        splash: StartupSplash | None = StartupSplash(
+            args.host, args.port, "Loading the interface; the model loads in the background."
+        )
+        splash.start()
+    except OSError:  # not worth failing over: the real page follows in seconds
+        splash = None
+    if not args.no_browser:
+        import webbrowser
+
+        webbrowser.open(url)
     saved, warning = load_settings()
     notices = [warning] if warning else []
     if warning:
@@ -149,12 +163,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from gui.ide_page import build_ide_page, launch_kwargs
 
     page = build_ide_page(state)
-    print(f"LocalCrew on http://{args.host}:{args.port} — workspace {state.workspace}", flush=True)
+    print(f"LocalCrew on {url} — workspace {state.workspace}", flush=True)
     _report_load_result_when_done(host)
+    if splash is not None:
+        splash.stop()
     page.queue(default_concurrency_limit=1).launch(
         server_name=args.host,
         server_port=args.port,
-        inbrowser=not args.no_browser,
+        inbrowser=False,  # the tab opened on the splash page, which reloads into this one
         auth=auth,
         share=False,
         **launch_kwargs(),

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from gui.startup_splash import SPLASH_HEADER
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -71,8 +73,8 @@ def serve_app(*args: str, tmp_path: Path, startup_timeout: float = 60) -> Iterat
             if process.poll() is not None:
                 raise AssertionError(f"app exited with {process.returncode}:\n{app.log()}")
             with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    break
+                if response.status == 200 and not response.headers.get(SPLASH_HEADER):
+                    break  # the IDE itself, not the start-up status page
             if time.monotonic() > deadline:
                 raise AssertionError(f"app did not serve within {startup_timeout} s:\n{app.log()}")
             time.sleep(0.25)
