@@ -2,8 +2,9 @@
 
 - single: one chat completion of the function.
 - crew: planner -> coder -> docstring examples run in the sandbox -> reviewer -> coder again, for
-  up to `rounds` coder turns. The crew keeps the coder's version that passed the most examples
-  (the first such on a tie) and stops as soon as one passes them all.
+  up to `rounds` coder turns. The reviewer sees the code and the example results; a later coder
+  turn sees the failures and the review. The crew keeps the coder's version that passed the most
+  examples (the first such on a tie) and stops as soon as one passes them all.
 
 The crew is the app's loop (agents/crew_runner.py) with direct engine calls instead of CrewAI
 steps: the coder answers with a fenced code block rather than a write_file tool call, and the
@@ -30,10 +31,10 @@ from models.engine import Engine, GenerationSettings
 class Budget:
     """Tokens each step may generate; a 7B coder gets more room (see for_model_size)."""
 
-    single: int = 320
-    planner: int = 96
+    single: int = 320  # the same cap as each coder turn: replies mostly stop well before it
+    planner: int = 64
     coder: int = 320
-    reviewer: int = 80
+    reviewer: int = 48
 
     @classmethod
     def for_model_size(cls, size_bytes: int) -> Budget:
@@ -106,13 +107,16 @@ def _planner_task(entry_point: str) -> str:
     return f"Planner: in 2 or 3 short numbered steps, say how {entry_point} computes its result. No code."
 
 
-def _coder_task(entry_point: str, plan: str, last_code: str, checks: str, review: str) -> str:
+def _coder_task(entry_point: str, plan: str, checks: str, review: str) -> str:
+    # A later turn gets the failures and the review but not its own last code: a small model shown
+    # its code copies it back unchanged, which wastes the turn.
     parts = [f"Plan:\n{plan.strip()}"]
-    if last_code:
-        parts.append(f"Your last code:\n{_fenced(last_code)}")
-        parts.append(f"Running the docstring examples gave:\n{checks}")
+    if checks:
+        parts.append(f"Your last version failed. Running the docstring examples gave:\n{checks}")
         parts.append(f"Reviewer: {review.strip()}")
-        parts.append(f"Coder: write the corrected whole function {entry_point} in one ```python code block.")
+        parts.append(
+            f"Coder: write a new version of the whole function {entry_point} in one ```python code block."
+        )
     else:
         parts.append(f"Coder: write the whole function {entry_point} in one ```python code block.")
     return "\n\n".join(parts)
@@ -139,10 +143,10 @@ def solve_crew(
         [system, {"role": "user", "content": _planner_task(entry_point)}], budget.planner, "planner"
     )
     best: tuple[int, str] | None = None
-    last_code, checks, review = "", "", ""
+    checks, review = "", ""
     for round_number in range(1, max(rounds, 1) + 1):
         solution.rounds = round_number
-        task = _coder_task(entry_point, plan, last_code, checks, review)
+        task = _coder_task(entry_point, plan, checks, review)
         reply = model.ask([system, {"role": "user", "content": task}], budget.coder, f"coder {round_number}")
         program = solution_from_reply(prompt, entry_point, reply)
         result: ExampleRun = run_examples(program, examples, entry_point)
@@ -151,9 +155,12 @@ def solve_crew(
             best = (result.passed, program)
         if result.all_passed or round_number == rounds:
             break
-        last_code, checks = function_source(program, entry_point), result.text()
+        checks = result.text()
         review = model.ask(
-            [system, {"role": "user", "content": _reviewer_task(last_code, checks)}],
+            [
+                system,
+                {"role": "user", "content": _reviewer_task(function_source(program, entry_point), checks)},
+            ],
             budget.reviewer,
             f"reviewer {round_number}",
         )
