@@ -9,7 +9,7 @@ from pathlib import Path
 from gui.user_settings import UserSettings
 from models.catalog import BUNDLED_ID, CATALOG, ModelNotFoundError, catalog_entry, resolve_model
 from models.engine import Engine, EngineError, EngineSettings
-from models.memory import process_rss_bytes
+from models.memory import available_ram_bytes, process_rss_bytes, total_ram_bytes
 from models.model_host import ModelHost
 from models.vram_probe import GpuState, probe_gpus
 
@@ -76,13 +76,9 @@ def gauges_html(gpus: GpuState | None = None) -> str:
     parts = [_gauge(f"GPU {d.index} {d.name} VRAM", d.used_bytes, d.total_bytes) for d in gpus.devices]
     if not parts:
         parts.append(f'<div class="lc-empty">No GPU in use: {escape(gpus.message or "none found")}.</div>')
-    try:
-        import psutil
-
-        memory = psutil.virtual_memory()
-        parts.append(_gauge("System RAM", memory.total - memory.available, memory.total))
-    except ImportError:
-        pass
+    total, available = total_ram_bytes(), available_ram_bytes()
+    if total and available is not None:
+        parts.append(_gauge("System RAM", total - available, total))
     rss = process_rss_bytes()
     if rss is not None:
         parts.append(f'<div class="lc-empty">LocalCrew process: {rss / GiB:.2f} GiB resident</div>')

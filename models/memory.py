@@ -22,6 +22,22 @@ def available_ram_bytes() -> int | None:
     return None
 
 
+def total_ram_bytes() -> int | None:
+    """Installed system memory, or None where it cannot be read."""
+    try:
+        import psutil
+
+        return int(psutil.virtual_memory().total)
+    except ImportError:
+        pass
+    meminfo = Path("/proc/meminfo")
+    if meminfo.exists():
+        for line in meminfo.read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) * 1024
+    return None
+
+
 def process_rss_bytes() -> int | None:
     """Resident memory of this process (model weights are mmapped, so they show up here)."""
     try:
