@@ -158,7 +158,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from gui.ide_state import IdeState
 
     state = IdeState(host, settings, notices)
-    state.start_background_work()
 
     from gui.ide_page import build_ide_page, launch_kwargs
 
@@ -173,8 +172,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         inbrowser=False,  # the tab opened on the splash page, which reloads into this one
         auth=auth,
         share=False,
+        prevent_thread_lock=True,
         **launch_kwargs(),
     )
+    # Only now: loading the model and the embedding model on 2 cores slows Gradio's start a lot.
+    state.start_background_work()
+    page.block_thread()
     return 0
 
 

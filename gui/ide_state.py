@@ -16,6 +16,10 @@ class IdeState:
         self.host = host
         self.settings = settings
         self.notices = notices or []
+        try:
+            self.workspace.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.notices.append(f"Cannot create the workspace {self.workspace}: {exc}")
         self.index = WorkspaceIndex(self.workspace)
         self.session = CrewSession(host, lambda: self.settings, lambda: self.workspace, lambda: self.index)
 
@@ -25,7 +29,6 @@ class IdeState:
         return path.resolve()
 
     def start_background_work(self) -> None:
-        self.workspace.mkdir(parents=True, exist_ok=True)
         self.host.start_loading()
         self.index.start()
 
