@@ -120,10 +120,12 @@ def chart(summary: dict[str, Any], path: Path) -> None:
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     width = 0.8 / max(len(modes), 1)
     for offset, mode in enumerate(modes):
-        values = [100 * (summary["modes"][mode][key]["pass_at_1"] or 0) for key, _ in parts]
+        rates = [summary["modes"][mode][key] for key, _ in parts]
         xs = [i + offset * width for i in range(len(parts))]
-        bars = left.bar(xs, values, width, label=mode)
-        left.bar_label(bars, fmt="%.1f", fontsize=8)
+        bars = left.bar(xs, [100 * (r["pass_at_1"] or 0) for r in rates], width, label=mode)
+        # A half not run yet is "n/a", not a measured 0 %.
+        labels = [f"{100 * r['pass_at_1']:.1f}" if r["problems"] else "n/a" for r in rates]
+        left.bar_label(bars, labels=labels, fontsize=8)
     left.set_xticks(
         [i + width * (len(modes) - 1) / 2 for i in range(len(parts))], [name for _, name in parts]
     )
