@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .embedder import EmbedderError
+from .embedder import Embedder, EmbedderError
 from .hybrid_search import MODES, SearchHit
 from .indexer import CodeIndex, IndexProgress, IndexReport
 
@@ -58,10 +58,11 @@ class TqdmProgress:
         self.close()
 
 
-def _open(workspace: str | Path) -> CodeIndex | None:
+def _open(workspace: str | Path, onnx_queries: bool = True) -> CodeIndex | None:
     try:
         # A CLI process exits right after: optimize in the foreground when it is due.
-        return CodeIndex(Path(workspace), background_optimize=False)
+        embedder = Embedder(onnx_queries=onnx_queries)
+        return CodeIndex(Path(workspace), embedder=embedder, background_optimize=False)
     except NotADirectoryError as exc:
         print(f"error: {exc}", file=sys.stderr)
     except EmbedderError as exc:
@@ -120,7 +121,8 @@ def cli_search(
     if mode not in MODES:
         print(f"error: mode must be one of {', '.join(MODES)}", file=sys.stderr)
         return 2
-    index = _open(workspace)
+    # One query, then the process exits: PyTorch embeds it sooner than ONNX Runtime loads.
+    index = _open(workspace, onnx_queries=False)
     if index is None:
         return 2 if not Path(workspace).is_dir() else 1
     try:

