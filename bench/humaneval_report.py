@@ -62,7 +62,8 @@ def summarize(records: list[dict[str, Any]], model: str, settings: dict[str, Any
             "tokens_per_problem": _mean(rows, "tokens"),
             "llm_calls_per_problem": _mean(rows, "llm_calls"),
             "rounds_per_problem": _mean(rows, "rounds"),
-            "examples_all_passed": sum(r["examples_passed"] >= r["examples_total"] for r in rows),
+            # Only the crew runs the examples; a single call's record has none to count.
+            "examples_all_passed": sum(0 < r["examples_total"] <= r["examples_passed"] for r in rows),
         }
     summary: dict[str, Any] = {"bench": "humaneval", "model": model, "settings": settings, "modes": modes}
     if "single" in modes and "crew" in modes:
