@@ -449,3 +449,58 @@ def test_vector_index_partitions_follow_the_table_size(workspace, embedder, monk
     assert index.store.vector_partitions() == total // 4
     names = [i.name for i in index.store.table().list_indices() if i.columns == ["vector"]]
     assert names == [f"vector_p{total // 4}"]
+
+
+def test_async_and_sync_query_paths_agree(workspace, embedder, monkeypatch):
+    """Queries go through LanceDB's async table; the public sync API (the fallback) agrees."""
+    from tools.code_index import index_store
+    from tools.code_index.hybrid_search import fts_query_text
+
+    monkeypatch.setattr(index_store, "VECTOR_INDEX_MIN_ROWS", 5)
+    monkeypatch.setattr(index_store, "EXACT_MAX_ROWS", 10)
+    monkeypatch.setattr(index_store, "ROWS_PER_PARTITION", 4)
+    index = CodeIndex(workspace, embedder=embedder)
+    index.update()
+    store = index.store
+    assert store.vector_partitions() >= 2  # the nprobes path is taken
+    assert index_store._async_parts(store.table()) is not None  # lancedb internals still there
+
+    queries = ["test if a number is prime", "parse TOML configuration file", "download a web page"]
+    wheres = [None, "path LIKE 'app/%'", "path LIKE 'nothing/%'"]
+
+    def run():
+        out = []
+        for q in queries:
+            vec = embedder.encode_query(q)
+            for where in wheres:
+                for cands in (
+                    store.submit_vector(vec, 6, where).result(),
+                    store.submit_fts(fts_query_text(q), 6, where).result(),
+                ):
+                    out.append([(c.id, c.path, c.start_line, c.symbol, c.text) for c in cands])
+                    out.append([round(c.vector_score or c.fts_score or 0.0, 5) for c in cands])
+            out.append([h.to_dict() for h in index.search(q, k=4, path_glob="app/*.py")])
+        return out
+
+    fast = run()
+    assert any(fast) and all(h["path"].startswith("app/") for h in fast[-1])
+    monkeypatch.setattr(index_store, "_async_parts", lambda tbl: None)
+    assert run() == fast
+    assert store.fts_candidates("   ", 5, None) == []
+
+
+def test_hybrid_search_survives_a_failing_full_text_side(workspace, embedder, monkeypatch):
+    index = CodeIndex(workspace, embedder=embedder)
+    index.update()
+    from concurrent.futures import Future
+
+    def broken(text, n, where):
+        fut = Future()
+        fut.set_exception(RuntimeError("no full-text index"))
+        return fut
+
+    monkeypatch.setattr(index.store, "submit_fts", broken)
+    hits = index.search("test if a number is prime", k=3)
+    assert hits and hits[0].symbol == "is_prime" and hits[0].fts_score is None
+    with pytest.raises(RuntimeError):
+        index.search("prime", mode="fts")

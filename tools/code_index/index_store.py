@@ -32,15 +32,25 @@ index is rebuilt when the table grows or shrinks past twice or half of what it w
 Rows written since the last index update are searched by brute force, so results are complete
 right after a write; ``optimize()`` (compaction, folding new rows into the indices, pruning
 old versions) runs after big writes or every ``OPTIMIZE_EVERY_WRITES`` commits.
+
+Queries are started with ``submit_vector``/``submit_fts``, which return futures: both sides of
+a hybrid search run at once while the caller embeds the query. They go straight to the async
+table behind LanceDB's sync one, on LanceDB's own event loop: one hand-over per query instead
+of the sync wrapper's three plus its query-object round trip, ~2 ms less per query, ~3 ms
+less p50 per hybrid search (measured, interleaved, at 100,000 chunks). Those two are LanceDB
+internals (``LanceTable._table``, ``background_loop.LOOP``; lancedb is pinned): where they are
+missing the same queries run through the public sync API on a worker thread.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,6 +75,9 @@ SELECT = ["id", "path", "start_line", "end_line", "symbol", "language", "text"]
 
 # Lance logs a deprecation warning for every scored query unless told otherwise.
 os.environ.setdefault("LANCEDB_LOG", "error")
+
+# Runs queries through the sync API where LanceDB's async internals are not available.
+_SYNC_QUERIES = ThreadPoolExecutor(max_workers=2, thread_name_prefix="code-index-query-sync")
 
 
 def vector_partitions_for(rows: int) -> int:
@@ -284,30 +297,100 @@ class IndexStore:
 
     # -- queries -----------------------------------------------------------------------------
     def vector_candidates(self, vector: np.ndarray, n: int, where: str | None) -> list[Candidate]:
-        tbl = self.table()
-        if tbl is None:
-            return []
-        # Vectors are L2-normalised: dot is the cosine, and LanceDB's dot distance is 1 - dot.
-        q = tbl.search(vector, vector_column_name="vector").distance_type("dot")
-        q = q.select([*SELECT, "_distance"]).limit(n)
-        partitions = self.vector_partitions()
-        if partitions > 1:
-            q = q.nprobes(max(1, partitions // PROBED_SHARE))
-        if where:
-            q = q.where(where, prefilter=True)
-        data = q.to_arrow()
-        return [_candidate(row, vector_score=1.0 - float(row["_distance"])) for row in data.to_pylist()]
+        return self.submit_vector(vector, n, where).result()
 
     def fts_candidates(self, text: str, n: int, where: str | None) -> list[Candidate]:
+        return self.submit_fts(text, n, where).result()
+
+    def submit_vector(self, vector: np.ndarray, n: int, where: str | None) -> Future[list[Candidate]]:
+        """Start the ``n`` nearest chunks to ``vector`` (best first); the future gives them."""
+        tbl = self.table()
+        if tbl is None:
+            return _done([])
+        partitions = self.vector_partitions()
+        probes = max(1, partitions // PROBED_SHARE) if partitions > 1 else 0  # 0: exact search
+        columns = [*SELECT, "_distance"]
+
+        def convert(data: pa.Table) -> list[Candidate]:
+            # Vectors are L2-normalised: dot is the cosine, and LanceDB's dot distance is 1 - dot.
+            return [_candidate(r, vector_score=1.0 - float(r["_distance"])) for r in data.to_pylist()]
+
+        def build_async(atbl: Any) -> Any:
+            q = atbl.query().limit(n).select(columns)
+            if where:
+                q = q.where(where)  # a prefilter, as in the sync API
+            q = q.nearest_to(vector).distance_type("dot").column("vector")
+            return q.nprobes(probes).maximum_nprobes(probes) if probes else q
+
+        def build_sync() -> Any:
+            q = tbl.search(vector, vector_column_name="vector").distance_type("dot")
+            q = q.select(columns).limit(n)
+            if probes:
+                q = q.nprobes(probes)
+            return q.where(where, prefilter=True) if where else q
+
+        return self._submit(tbl, build_async, build_sync, convert)
+
+    def submit_fts(self, text: str, n: int, where: str | None) -> Future[list[Candidate]]:
+        """Start the ``n`` best BM25 matches of ``text`` (best first); the future gives them."""
         tbl = self.table()
         if tbl is None or not text.strip():
-            return []
-        q = tbl.search(text, query_type="fts", fts_columns=FTS_COLUMN)
-        q = q.select([*SELECT, "_score"]).limit(n)
-        if where:
-            q = q.where(where, prefilter=True)
-        data = q.to_arrow()
-        return [_candidate(row, fts_score=float(row["_score"])) for row in data.to_pylist()]
+            return _done([])
+        columns = [*SELECT, "_score"]
+
+        def convert(data: pa.Table) -> list[Candidate]:
+            return [_candidate(r, fts_score=float(r["_score"])) for r in data.to_pylist()]
+
+        def build_async(atbl: Any) -> Any:
+            q = atbl.query().limit(n).select(columns)
+            if where:
+                q = q.where(where)
+            return q.nearest_to_text(text, columns=FTS_COLUMN)
+
+        def build_sync() -> Any:
+            q = tbl.search(text, query_type="fts", fts_columns=FTS_COLUMN).select(columns).limit(n)
+            return q.where(where, prefilter=True) if where else q
+
+        return self._submit(tbl, build_async, build_sync, convert)
+
+    def _submit(
+        self,
+        tbl: Any,
+        build_async: Callable[[Any], Any],
+        build_sync: Callable[[], Any],
+        convert: Callable[[pa.Table], list[Candidate]],
+    ) -> Future[list[Candidate]]:
+        parts = _async_parts(tbl)
+        if parts is None:
+            return _SYNC_QUERIES.submit(lambda: convert(build_sync().to_arrow()))
+        atbl, loop = parts
+
+        async def run() -> list[Candidate]:
+            return convert(await build_async(atbl).to_arrow())
+
+        return asyncio.run_coroutine_threadsafe(run(), loop)
+
+
+def _async_parts(tbl: Any) -> tuple[Any, asyncio.AbstractEventLoop] | None:
+    """LanceDB's async table behind the sync ``tbl`` and the event loop LanceDB runs it on."""
+    try:
+        from lancedb.background_loop import LOOP
+        from lancedb.table import AsyncTable
+    except ImportError:  # pragma: no cover - another lancedb layout
+        return None
+    atbl = getattr(tbl, "_table", None)
+    loop = getattr(LOOP, "loop", None)
+    if not isinstance(atbl, AsyncTable) or not isinstance(loop, asyncio.AbstractEventLoop):
+        return None
+    if loop.is_closed() or not loop.is_running():
+        return None
+    return atbl, loop
+
+
+def _done(value: Any) -> Future:
+    fut: Future = Future()
+    fut.set_result(value)
+    return fut
 
 
 def _candidate(row: dict, vector_score: float | None = None, fts_score: float | None = None) -> Candidate:

@@ -26,7 +26,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,8 +49,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BATCH_CHUNKS = 512
 PROGRESS_INTERVAL_S = 0.1
-
-_SEARCH_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="code-index-fts")
 
 
 @dataclass(slots=True)
@@ -296,8 +293,8 @@ class CodeIndex:
         lists: dict[str, list] = {}
         fts_future = None
         if mode in ("hybrid", "fts"):
-            # Full-text runs in a worker while the query is embedded here.
-            fts_future = _SEARCH_POOL.submit(self.store.fts_candidates, fts_query_text(query), n, where)
+            # Full-text runs on LanceDB's side while the query is embedded here.
+            fts_future = self.store.submit_fts(fts_query_text(query), n, where)
         if mode in ("hybrid", "vector"):
             vector = self.embedder.encode_query(query)
             lists["vector"] = self.store.vector_candidates(vector, n, where)
