@@ -8,9 +8,11 @@ from tools.code_index import embedder as embedder_mod
 
 from .test_code_index_index import make_workspace
 
-needs_onnx = pytest.mark.skipif(
-    not onnx_query.onnx_available(), reason="onnx and onnxruntime are needed for the ONNX path"
-)
+
+def test_onnx_and_onnxruntime_are_installed() -> None:
+    # requirements.txt pins both; without them search silently runs on the slower PyTorch path.
+    assert onnx_query.onnx_available()
+
 
 QUERIES = [
     "test if a number is prime",
@@ -40,7 +42,6 @@ def torch_only(embedder, monkeypatch):
     monkeypatch.setitem(embedder_mod._FAST, embedder._key, None)
 
 
-@needs_onnx
 def test_onnx_query_vectors_match_pytorch(embedder):
     assert embedder.query_backend(wait=True) == "onnx"
     for q in QUERIES:
@@ -51,7 +52,6 @@ def test_onnx_query_vectors_match_pytorch(embedder):
         assert abs(float(np.linalg.norm(fast)) - 1.0) < 1e-5
 
 
-@needs_onnx
 def test_search_gives_the_same_hits_with_either_query_path(tmp_path, embedder, monkeypatch):
     index = CodeIndex(make_workspace(tmp_path / "ws"), embedder=embedder)
     index.update()
@@ -113,7 +113,6 @@ def test_first_query_does_not_wait_for_the_export(embedder, fresh_state, monkeyp
     assert calls == [embedder.model_id]  # prepared once, not per query
 
 
-@needs_onnx
 def test_a_failing_onnx_run_falls_back_to_pytorch(embedder, monkeypatch):
     assert embedder.query_backend(wait=True) == "onnx"
 
@@ -141,7 +140,6 @@ def test_a_failing_onnx_run_falls_back_to_pytorch(embedder, monkeypatch):
     assert embedder.query_backend() == "torch"
 
 
-@needs_onnx
 def test_broken_cached_model_is_exported_again(embedder, tmp_path, monkeypatch):
     from tools.code_index.location import ENV_CACHE
 
