@@ -188,6 +188,13 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                 save_settings_button = gr.Button("Save settings", elem_id="save-settings")
                 settings_message = gr.Markdown("", elem_id="settings-message")
 
+        def fresh_tree() -> Any:
+            """The file tree re-read (after a run, a save, an undo, or a new workspace)."""
+            return gr.FileExplorer(root_dir=state.workspace)
+
+        def files_and_diff() -> tuple[Any, str]:
+            return fresh_tree(), last_run_diff(state.workspace)
+
         # ---------- the crew run ----------
         def run(message: str, history: list[dict[str, Any]] | None) -> Iterator[tuple[Any, ...]]:
             history = list(history or [])
@@ -201,7 +208,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         clicked = send.click(run, [request, chat], run_outputs, api_visibility="private", **run_args)
         for event in (submitted, clicked):
             event.then(
-                lambda: (gr.FileExplorer(root_dir=state.workspace), last_run_diff(state.workspace)),
+                files_and_diff,
                 None,
                 [explorer, diff],
                 api_visibility="private",
@@ -217,15 +224,13 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             return gr.Code(value=content, language=language_for(rel)), rel, message
 
         explorer.change(show_file, explorer, [editor, open_path, file_message], api_visibility="private")
-        refresh.click(
-            lambda: gr.FileExplorer(root_dir=state.workspace), None, explorer, api_visibility="private"
-        )
+        refresh.click(fresh_tree, None, explorer, api_visibility="private")
         save.click(
             lambda rel, text: save_file(state.workspace, rel, text),
             [open_path, editor],
             file_message,
             api_name="save_file",
-        ).then(lambda: gr.FileExplorer(root_dir=state.workspace), None, explorer, api_visibility="private")
+        ).then(fresh_tree, None, explorer, api_visibility="private")
 
         def open_hit(rows: list[dict[str, Any]], evt: gr.SelectData) -> tuple[Any, str, str, int]:
             row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
@@ -247,7 +252,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
 
         def undo_run() -> tuple[str, str, Any]:
             message = undo_last_run(state.workspace)
-            return message, last_run_diff(state.workspace), gr.FileExplorer(root_dir=state.workspace)
+            return message, last_run_diff(state.workspace), fresh_tree()
 
         undo.click(
             undo_run, None, [undo_message, diff, explorer], api_name="undo", concurrency_id=MODEL_GROUP
@@ -333,7 +338,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             save_user_settings, [workspace_box, rounds, temperature, seed], settings_message,
             api_name="save_settings",
         ).then(
-            lambda: (gr.FileExplorer(root_dir=state.workspace), last_run_diff(state.workspace)),
+            files_and_diff,
             None,
             [explorer, diff],
             api_visibility="private",
