@@ -42,8 +42,10 @@ def test_a_request_writes_a_file_feeds_the_sidebar_and_queues_a_second_tab(app: 
     before = {p.name for p in _workspace(app).iterdir()}
     job = client.submit("Write hello.py that prints hello world.", None, api_name="/run")
     deadline = time.monotonic() + 120
-    while job.status().code != Status.PROCESSING and time.monotonic() < deadline:
+    # Streamed output means the run holds the model (a status poll can miss PROCESSING).
+    while not job.outputs() and not job.done() and time.monotonic() < deadline:
         time.sleep(0.1)
+    assert not job.done(), "the run ended before a second tab could be queued behind it"
     waiting = other_tab.submit("", None, api_name="/run")  # instant on its own, but behind the model queue
     seen = set()
     while not job.done():
