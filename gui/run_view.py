@@ -73,6 +73,7 @@ class RunView:
     _agent_message: int | None = None
     _agent_text: str = ""
     _tool_messages: dict[str, int] = field(default_factory=dict)
+    _round_check_failed: bool = False  # a check failed since the last verdict
 
     def __post_init__(self) -> None:
         self.messages.append({"role": "user", "content": self.request})
@@ -178,6 +179,7 @@ class RunView:
         verdict = "passed" if event.passed else f"failed ({event.limit_hit or f'exit {event.exit_code}'})"
         output = (event.stdout_tail + ("\n" + event.stderr_tail if event.stderr_tail.strip() else "")).strip()
         self.say(fence(output or "(no output)"), title=f"Check: {event.command} {verdict}")
+        self._round_check_failed |= not event.passed
         self.messages[-1]["metadata"]["duration"] = round(event.duration_s, 2)
         self.timeline.append(
             TimelineRow(
@@ -195,7 +197,11 @@ class RunView:
         self.diffs[event.path] = event.diff
 
     def _on_review_verdict(self, event: ReviewVerdict) -> None:
-        if event.approved:
+        checks_failed, self._round_check_failed = self._round_check_failed, False
+        if event.approved and checks_failed:
+            # The runner does not count an approval over a failed check; say so next to the red check.
+            self.say("**Reviewer:** approved, but a check failed, so the round is not done.")
+        elif event.approved:
             self.say("**Reviewer:** approved.")
         else:
             fixes = "\n".join(f"- {fix}" for fix in event.fixes) or "- (no fix named)"

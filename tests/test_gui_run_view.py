@@ -8,6 +8,7 @@ from agents.events import (
     CheckRun,
     ContextRetrieved,
     FileChanged,
+    ReviewVerdict,
     RunFinished,
     TokenChunk,
     ToolCallFailed,
@@ -138,6 +139,28 @@ def test_context_rows_checks_diffs_and_the_end() -> None:
     assert "+x = 1" in view.diff_text
     view.apply(_finished())
     assert view.finished is not None and "`a.py`" in view.messages[-1]["content"]
+
+
+def _check(passed: bool) -> CheckRun:
+    return CheckRun(
+        command="python a.py",
+        exit_code=0 if passed else 1,
+        passed=passed,
+        limit_hit=None,
+        duration_s=0.1,
+        stdout_tail="",
+        stderr_tail="",
+    )
+
+
+def test_an_approval_over_a_failed_check_says_the_round_is_not_done() -> None:
+    view = RunView("x")
+    view.apply(_check(passed=False))
+    view.apply(ReviewVerdict(round=1, approved=True, fixes=[]))
+    assert "check failed" in view.messages[-1]["content"]
+    view.apply(_check(passed=True))  # the next round's check passes: a plain approval again
+    view.apply(ReviewVerdict(round=2, approved=True, fixes=[]))
+    assert view.messages[-1]["content"] == "**Reviewer:** approved."
 
 
 def test_untrusted_text_is_escaped_and_fences_cannot_be_broken() -> None:
