@@ -61,7 +61,9 @@ class RoleSet:
 
 
 def _sampling(max_tokens: int, temperature: float, seed: int) -> GenerationSettings:
-    return GenerationSettings(temperature=temperature, max_tokens=max_tokens, repeat_penalty=1.15, seed=seed)
+    # No repeat penalty: code repeats tokens by nature. bench.crew on the 135M model, same run:
+    # checks passed in 6 of 22 requests at 1.0 against 1 of 22 at 1.15, every tool call still parsed.
+    return GenerationSettings(temperature=temperature, max_tokens=max_tokens, repeat_penalty=1.0, seed=seed)
 
 
 def roles_for(model_size_bytes: int, temperature: float = 0.0, seed: int = 42) -> RoleSet:
