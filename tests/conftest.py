@@ -22,3 +22,13 @@ def engine(bundled_model: Path) -> Engine:
     engine.load()
     yield engine
     engine.close()
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """One loaded sentence-transformers embedder for the code-index tests."""
+    from tools.code_index import Embedder
+
+    emb = Embedder()
+    emb.model  # noqa: B018 - load it once, before the first test times anything
+    return emb

@@ -6,7 +6,6 @@ import pytest
 
 from tools.code_index import (
     CodeIndex,
-    Embedder,
     SearchHit,
     build_context,
     cli_index,
@@ -40,13 +39,6 @@ def add_vat(amount):
 ''',
     "notes.md": "# Shop\n\nPrices are stored in cents. Tax is added at checkout.\n",
 }
-
-
-@pytest.fixture(scope="module")
-def embedder():
-    emb = Embedder()
-    emb.model  # noqa: B018 - load once for the module
-    return emb
 
 
 @pytest.fixture

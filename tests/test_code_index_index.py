@@ -6,7 +6,7 @@ import os
 import numpy as np
 import pytest
 
-from tools.code_index import CodeIndex, Embedder, IndexProgress
+from tools.code_index import CodeIndex, IndexProgress
 from tools.code_index.location import ENV_CACHE
 from tools.code_index.manifest import Manifest
 
@@ -79,13 +79,6 @@ def make_workspace(root, files=FILES):
         path.write_text(text, encoding="utf-8")
     (root / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     return root
-
-
-@pytest.fixture(scope="module")
-def embedder():
-    emb = Embedder()
-    emb.model  # load once for the module  # noqa: B018
-    return emb
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tools.code_index import CodeIndex, Embedder, onnx_query
+from tools.code_index import CodeIndex, onnx_query
 from tools.code_index import embedder as embedder_mod
 
 from .test_code_index_index import make_workspace
@@ -22,13 +22,6 @@ QUERIES = [
     "数据库连接池 settings 🚀 for the database",
     " ".join(["render the nested widget layout"] * 80),  # truncated to the model's length
 ]
-
-
-@pytest.fixture(scope="module")
-def embedder():
-    emb = Embedder()
-    emb.model  # noqa: B018 - load once for the module
-    return emb
 
 
 @pytest.fixture
