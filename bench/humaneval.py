@@ -112,7 +112,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--model", default=None, help="catalog id or .gguf path (default: the bundled model)")
     parser.add_argument("--offset", type=int, default=0, help="first problem (0-163)")
     parser.add_argument("--limit", type=int, default=None, help="how many problems (default: to the end)")
-    parser.add_argument("--rounds", type=int, default=4, help="crew: coder turns at most (1-4)")
+    parser.add_argument("--rounds", type=int, default=4, choices=range(1, 5), help="crew: coder turns")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--seed", type=int, default=1234)

@@ -88,15 +88,17 @@ SINGLE_TASK = (
 )
 
 
+def _single_task(prompt: str) -> str:
+    return f"{SINGLE_TASK}\n\n{_fenced(prompt)}"
+
+
 def solve_single(
     engine: Engine, problem: dict[str, Any], gen: GenerationSettings, budget: Budget
 ) -> Solution:
     started = time.perf_counter()
     solution = Solution(program="")
     reply = _Model(engine, gen, solution).ask(
-        [{"role": "user", "content": f"{SINGLE_TASK}\n\n{_fenced(problem['prompt'])}"}],
-        budget.single,
-        "single",
+        [{"role": "user", "content": _single_task(problem["prompt"])}], budget.single, "single"
     )
     solution.program = solution_from_reply(problem["prompt"], problem["entry_point"], reply)
     solution.seconds = time.perf_counter() - started
@@ -133,7 +135,7 @@ def _single_with_feedback(prompt: str, checks: str, review: str = "") -> str:
     feedback = f"A first version failed. Running the docstring examples gave:\n{checks}"
     if review:
         feedback += f"\nReviewer: {review.strip()}"
-    return f"{SINGLE_TASK}\n\n{_fenced(prompt)}\n\n{feedback}\n\nWrite a corrected version."
+    return f"{_single_task(prompt)}\n\n{feedback}\n\nWrite a corrected version."
 
 
 class _CrewRun:
@@ -145,7 +147,7 @@ class _CrewRun:
         self.solution = Solution(program="", rounds=0, examples_total=max(len(self.examples), 1))
         self.model = _Model(engine, gen, self.solution)
         self.system = {"role": "system", "content": _crew_system(problem)}
-        self.best: tuple[int, str, ExampleRun] | None = None  # examples passed, program, their run
+        self.best: tuple[str, ExampleRun] | None = None  # the program that passed most examples, its run
 
     def ask(self, task: str, max_tokens: int, step: str, crew_system: bool = True) -> str:
         messages = [self.system] if crew_system else []
@@ -158,13 +160,14 @@ class _CrewRun:
         program = solution_from_reply(prompt, entry_point, reply)
         result = run_examples(program, self.examples, entry_point)
         self.solution.steps.append({"step": f"checks {round_number}", "reply": result.text()[:600]})
-        if self.best is None or result.passed > self.best[0]:
-            self.best = (result.passed, program, result)
+        if self.best is None or result.passed > self.best[1].passed:
+            self.best = (program, result)
         return result.all_passed
 
     def best_code_and_checks(self) -> tuple[str, str]:
         assert self.best is not None
-        return function_source(self.best[1], self.problem["entry_point"]), self.best[2].text()
+        program, result = self.best
+        return function_source(program, self.problem["entry_point"]), result.text()
 
 
 def solve_crew(
@@ -175,7 +178,7 @@ def solve_crew(
     crew = _CrewRun(engine, problem, gen)
 
     def direct() -> str:
-        return crew.ask(f"{SINGLE_TASK}\n\n{_fenced(prompt)}", budget.single, "coder 1", crew_system=False)
+        return crew.ask(_single_task(prompt), budget.single, "coder 1", crew_system=False)
 
     def from_plan() -> str:
         plan = crew.ask(_planner_task(entry_point), budget.planner, "planner")
@@ -196,6 +199,7 @@ def solve_crew(
         if crew.attempt(round_number, coder_turn()):
             break
     assert crew.best is not None
-    crew.solution.examples_passed, crew.solution.program, _run = crew.best
+    crew.solution.program, result = crew.best
+    crew.solution.examples_passed = result.passed
     crew.solution.seconds = time.perf_counter() - started
     return crew.solution
