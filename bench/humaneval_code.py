@@ -99,11 +99,91 @@ def _inline_examples(lines: list[str], entry_point: str, known: set[str]) -> lis
     return found
 
 
+def _call_from_arguments(arguments: str, entry_point: str, parameters: list[str]) -> str | None:
+    """`f(...)` from argument text such as `[4,2,3]` or `num = "AB"`; every argument a literal.
+
+    Keywords that are not the function's own parameter names are passed by position, in order.
+    """
+    try:
+        call = ast.parse(f"{entry_point}({arguments.strip().rstrip(',')})", mode="eval").body
+        assert isinstance(call, ast.Call)
+        for argument in [*call.args, *(k.value for k in call.keywords)]:
+            ast.literal_eval(argument)
+    except (SyntaxError, ValueError, TypeError, AssertionError, MemoryError, RecursionError):
+        return None
+    names = [k.arg for k in call.keywords]
+    if names and (None in names or not set(names) <= set(parameters)):
+        call = ast.Call(func=call.func, args=[*call.args, *(k.value for k in call.keywords)], keywords=[])
+    return ast.unparse(call)
+
+
+def _parameters(prompt: str, entry_point: str) -> list[str]:
+    for node in ast.walk(ast.parse(prompt + "\n    pass\n")):
+        if isinstance(node, ast.FunctionDef) and node.name == entry_point:
+            return [a.arg for a in node.args.args]
+    return []
+
+
+def _input_output_examples(lines: list[str], entry_point: str, parameters: list[str]) -> list[Example]:
+    """`Input: [4,2,3]` then `Output: [2, 1]`, and `For num = "AB" the output should be 1.`"""
+    found = []
+    pending: str | None = None
+    for line in lines:
+        stripped = line.strip()
+        sentence = re.match(r"for (.+?),? the (?:output|result) should be (.+)$", stripped, re.I)
+        if sentence:
+            pending, stripped = sentence.group(1), "output: " + sentence.group(2)
+        lowered = stripped.lower()
+        if lowered.startswith("input:"):
+            pending = stripped[len("input:") :]
+        elif lowered.startswith("output:") and pending is not None:
+            call = _call_from_arguments(pending, entry_point, parameters)
+            expected = _literal(stripped[len("output:") :])
+            if call is not None and expected is not None:
+                found.append(Example(call, expected))
+            pending = None
+    return found
+
+
+def _bare_word_examples(lines: list[str], entry_point: str, known: set[str]) -> list[Example]:
+    """`is_happy(abcd) => True`: a string argument written without quotes."""
+    found = []
+    for line in lines:
+        match = re.match(rf"\s*{re.escape(entry_point)}\(([A-Za-z]+)\)\s*(.*)$", line)
+        if match and match.group(1) not in known | set(dir(builtins)):
+            quoted = f"{entry_point}({match.group(1)!r}) {match.group(2)}"
+            found += _inline_examples([quoted], entry_point, known)
+    return found
+
+
+def _misnamed_examples(lines: list[str], entry_point: str, known: set[str]) -> list[Example]:
+    """`grade_equation([4.0, 3]) ==> [...]` where the docstring calls the function by another name."""
+    found = []
+    for line in lines:
+        match = re.match(r"\s*(\w+)\((.*)$", line)
+        if match and match.group(1) not in known | set(dir(builtins)) | {entry_point}:
+            renamed = f"{entry_point}({match.group(2)}"
+            found += _inline_examples([renamed], entry_point, known)
+    return found
+
+
 def docstring_examples(prompt: str, entry_point: str) -> list[Example]:
-    """The examples a problem's prompt shows: `>>> f(x)` + result lines, or `f(x) == y` style lines."""
+    """The examples a problem's prompt shows, in the first of the docstring forms that yields any.
+
+    Forms, from the development half (problems 0-81): `>>> f(x)` + result lines; `f(x) == y` style
+    lines; `Input:` / `Output:` pairs and "For x = 1 the output should be 2"; `f(abc) => y` with an
+    unquoted string; a call under another name than the function's.
+    """
     lines = prompt.splitlines()
     known = set(re.findall(r"^def (\w+)\s*\(", prompt, re.M))
-    examples = _doctest_examples(lines, entry_point, known) or _inline_examples(lines, entry_point, known)
+    parameters = _parameters(prompt, entry_point)
+    examples = (
+        _doctest_examples(lines, entry_point, known)
+        or _inline_examples(lines, entry_point, known)
+        or _input_output_examples(lines, entry_point, parameters)
+        or _bare_word_examples(lines, entry_point, known)
+        or _misnamed_examples(lines, entry_point, known)
+    )
     return list(dict.fromkeys(examples))
 
 

@@ -4,8 +4,9 @@
 - crew: the coder first answers exactly the prompt `single` gets; the problem's docstring examples
   run in the sandbox. Only when they fail do the others join, one new attempt per round:
   2. the planner writes steps and the coder writes the function from them;
-  3. the reviewer reads the best version so far and its failed examples and says what to fix; the
-     coder answers single's prompt plus the failures and the review;
+  3. the reviewer reads the coder's first version and its failed examples and says what to fix;
+     the coder answers single's prompt (which that version answered) plus those failures and the
+     review;
   4. the coder answers single's prompt plus the failures alone.
   The crew keeps the version that passed the most examples (the earliest on a tie) and stops as
   soon as one passes them all, so where the examples are right it cannot do worse than `single`.
@@ -147,6 +148,7 @@ class _CrewRun:
         self.solution = Solution(program="", rounds=0, examples_total=max(len(self.examples), 1))
         self.model = _Model(engine, gen, self.solution)
         self.system = {"role": "system", "content": _crew_system(problem)}
+        self.first: tuple[str, ExampleRun] | None = None  # round 1's program and its run
         self.best: tuple[str, ExampleRun] | None = None  # the program that passed most examples, its run
 
     def ask(self, task: str, max_tokens: int, step: str, crew_system: bool = True) -> str:
@@ -160,13 +162,15 @@ class _CrewRun:
         program = solution_from_reply(prompt, entry_point, reply)
         result = run_examples(program, self.examples, entry_point)
         self.solution.steps.append({"step": f"checks {round_number}", "reply": result.text()[:600]})
+        if self.first is None:
+            self.first = (program, result)
         if self.best is None or result.passed > self.best[1].passed:
             self.best = (program, result)
         return result.all_passed
 
-    def best_code_and_checks(self) -> tuple[str, str]:
-        assert self.best is not None
-        program, result = self.best
+    def code_and_checks(self, version: tuple[str, ExampleRun] | None) -> tuple[str, str]:
+        assert version is not None
+        program, result = version
         return function_source(program, self.problem["entry_point"]), result.text()
 
 
@@ -185,13 +189,15 @@ def solve_crew(
         return crew.ask(_coder_from_plan_task(entry_point, plan), budget.coder, "coder 2")
 
     def reviewed() -> str:
-        code, checks = crew.best_code_and_checks()
+        # The first version, not the best: round 3 re-asks single's prompt, which that version
+        # answered. On 0-81 the best (often the plan round's) lost problem 48 this way.
+        code, checks = crew.code_and_checks(crew.first)
         review = crew.ask(_reviewer_task(code, checks), budget.reviewer, "reviewer")
         task = _single_with_feedback(prompt, checks, review)
         return crew.ask(task, budget.coder, "coder 3", crew_system=False)
 
     def failures_only() -> str:
-        _code, checks = crew.best_code_and_checks()
+        _code, checks = crew.code_and_checks(crew.best)
         return crew.ask(_single_with_feedback(prompt, checks), budget.coder, "coder 4", crew_system=False)
 
     plan_of_rounds = (direct, from_plan, reviewed, failures_only)
