@@ -58,7 +58,8 @@ def format_event(event: Event) -> str | None:
         case FileChanged():
             return f"  ✎ {event.action} {event.path}"
         case CheckRun():
-            state = "passed" if event.passed else f"failed (exit {event.exit_code}, limit {event.limit_hit})"
+            why = event.problem or f"exit {event.exit_code}, limit {event.limit_hit}"
+            state = "passed" if event.passed else f"failed ({why})"
             return f"  ⚙ {event.command}: {state} in {event.duration_s:.2f}s"
         case ReviewVerdict():
             verdict = "approved" if event.approved else "changes requested"

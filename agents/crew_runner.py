@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.crew_tools import ToolContext, coder_tools, describe_run, run_check
+from agents.crew_tools import Check, ToolContext, coder_tools, describe_run, run_check
 from agents.events import (
     AgentFinished,
     AgentStarted,
@@ -33,6 +33,7 @@ from agents.roles import (
     PLAN_SCHEMA,
     VERDICT_SCHEMA,
     Role,
+    asks_for_output,
     coder_task,
     crew_charter,
     expected_files,
@@ -46,7 +47,7 @@ from agents.roles import (
 from agents.tool_calls import ToolSpec, tool_instructions
 from models.engine import Engine
 from tools.run_snapshot import RunSnapshots, SnapshotError
-from tools.sandbox import RunLimits, RunResult
+from tools.sandbox import RunLimits
 from tools.text_search import search_text
 from tools.workspace_files import WorkspaceFiles
 
@@ -241,8 +242,8 @@ class CrewRunner:
                 tool_first=True,
             )
             this_round = list(dict.fromkeys(context.written[written_before:]))
-            results = self._checks(context, this_round)
-            checks_passed = bool(results) and all(r.exit_code == 0 and r.limit_hit is None for r in results)
+            results = self._checks(context, this_round, asks_for_output(request))
+            checks_passed = bool(results) and all(r.passed for r in results)
             check_lines = [r.summary() for r in results] or ["no check ran: no Python file was written"]
             checks_text = "\n".join(describe_run(r) for r in results) or check_lines[0]
             verdict = parse_verdict(
@@ -322,13 +323,15 @@ class CrewRunner:
         )
         return output
 
-    def _checks(self, context: ToolContext, written: list[str]) -> list[RunResult]:
+    def _checks(self, context: ToolContext, written: list[str], expects_output: bool) -> list[Check]:
         context.agent = "checks"
         all_files = self.files.list_files()
         if any(_is_test_file(f) for f in all_files):
             return [run_check(context, "tests", ".")]
         targets = [f for f in written if f.endswith(".py") and (self.workspace / f).is_file()][:3]
-        return [run_check(context, "python", target) for target in targets]
+        # Output is asked of the one program written; with several files, a helper module is silent.
+        expects_output = expects_output and len(targets) == 1
+        return [run_check(context, "python", t, expects_output=expects_output) for t in targets]
 
     def _changes_text(self, written: list[str], limit: int = 1500) -> str:
         parts = []

@@ -49,30 +49,55 @@ class ToolContext:
         return self.files.root
 
 
-def run_check(context: ToolContext, kind: str, target: str) -> RunResult:
-    """Run a file or the tests in the sandbox and report it (used by tools and by the crew runner)."""
+NOTHING_PRINTED = "it printed nothing, though the request asks for printed output"
+
+
+@dataclass(frozen=True)
+class Check:
+    """A sandboxed run and its verdict."""
+
+    result: RunResult
+    problem: str = ""  # why a run that exited 0 still fails
+
+    @property
+    def passed(self) -> bool:
+        return self.result.exit_code == 0 and self.result.limit_hit is None and not self.problem
+
+    def summary(self) -> str:
+        return self.result.summary() + (f"; {self.problem}" if self.problem else "")
+
+
+def run_check(context: ToolContext, kind: str, target: str, *, expects_output: bool = False) -> Check:
+    """Run a file or the tests in the sandbox and report it (used by tools and by the crew runner).
+
+    `expects_output`: the request asks for something printed, so a file that runs without printing
+    (a stub that only defines a function) fails instead of passing.
+    """
     if kind == "tests":
         result = run_pytest(context.root, target, limits=context.limits)
     else:
         result = run_python(context.root, target, limits=context.limits)
     context.runs.append(result)
-    passed = result.exit_code == 0 and result.limit_hit is None
+    silent = kind == "python" and expects_output and not result.stdout_tail.strip()
+    check = Check(result, NOTHING_PRINTED if silent and result.exit_code == 0 else "")
     context.bus.emit(
         CheckRun(
             command=result.summary().split(":")[0],
             exit_code=result.exit_code,
-            passed=passed,
+            passed=check.passed,
             limit_hit=result.limit_hit,
             duration_s=result.duration_s,
             stdout_tail=preview(result.stdout_tail, 2000),
             stderr_tail=preview(result.stderr_tail, 2000),
+            problem=check.problem,
         )
     )
-    return result
+    return check
 
 
-def describe_run(result: RunResult) -> str:
-    parts = [result.summary()]
+def describe_run(check: Check) -> str:
+    result = check.result
+    parts = [check.summary()]
     if result.stdout_tail.strip():
         parts.append("stdout:\n" + result.stdout_tail[-1500:])
     if result.stderr_tail.strip():

@@ -113,6 +113,7 @@ class CheckRun(Event):
     duration_s: float
     stdout_tail: str
     stderr_tail: str
+    problem: str = ""  # why a run that exited 0 still failed, e.g. it printed nothing
 
 
 @dataclass

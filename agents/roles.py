@@ -139,6 +139,14 @@ def expected_files(request: str, plan: Plan) -> list[str]:
     return list(dict.fromkeys(named + related))[:6]
 
 
+_ASKS_TO_PRINT = re.compile(r"\b(print|prints|printed|printing|display|displays)\b", re.I)
+
+
+def asks_for_output(request: str) -> bool:
+    """The request wants the program to print something, so a silent run has not done it."""
+    return bool(_ASKS_TO_PRINT.search(request))
+
+
 def parse_plan(raw: str) -> Plan:
     try:
         data = json.loads(raw, strict=False)

@@ -176,7 +176,8 @@ class RunView:
         self._finish_tool(event.call_id, "error", event.error, event.duration_s)
 
     def _on_check_run(self, event: CheckRun) -> None:
-        verdict = "passed" if event.passed else f"failed ({event.limit_hit or f'exit {event.exit_code}'})"
+        why = event.problem or event.limit_hit or f"exit {event.exit_code}"
+        verdict = "passed" if event.passed else f"failed ({why})"
         output = (event.stdout_tail + ("\n" + event.stderr_tail if event.stderr_tail.strip() else "")).strip()
         self.say(fence(output or "(no output)"), title=f"Check: {event.command} {verdict}")
         self._round_check_failed |= not event.passed

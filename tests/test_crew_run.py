@@ -21,6 +21,7 @@ from agents.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
+from agents.roles import asks_for_output
 from models.engine import Engine
 from tests.app_process import run_app
 
@@ -52,6 +53,22 @@ def test_run_writes_a_file_and_runs_it(crew_run) -> None:
     checks = [e for e in bus.history if isinstance(e, CheckRun)]
     assert checks and checks[0].command.endswith("add.py")
     assert summary.checks and summary.llm_calls >= 3
+    # The request asks for a print, so a check passes only on a run that printed something.
+    assert all(c.stdout_tail.strip() for c in checks if c.passed)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "asks"),
+    [
+        (REQUEST, True),
+        ("Write fizzbuzz.py and print fizzbuzz(15).", True),
+        ("Make a script that displays the time", True),
+        ("Write add.py with a function add(a, b).", False),
+        ("Fix the blueprint parser in plan.py", False),  # 'print' inside a word is no ask
+    ],
+)
+def test_requests_that_ask_for_printed_output(request_text: str, asks: bool) -> None:
+    assert asks_for_output(request_text) is asks
 
 
 def test_events_arrive_in_order(crew_run) -> None:

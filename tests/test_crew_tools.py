@@ -62,10 +62,26 @@ def test_symlink_out_of_the_workspace_is_refused(context: ToolContext, tmp_path_
 
 def test_endless_program_is_stopped_and_reported(context: ToolContext) -> None:
     (context.root / "loop.py").write_text("while True:\n    pass\n")
-    result = run_check(context, "python", "loop.py")
-    assert result.limit_hit == "time"
-    check = next(e for e in context.bus.history if isinstance(e, CheckRun))
-    assert not check.passed and check.limit_hit == "time"
+    check = run_check(context, "python", "loop.py")
+    assert check.result.limit_hit == "time" and not check.passed
+    event = next(e for e in context.bus.history if isinstance(e, CheckRun))
+    assert not event.passed and event.limit_hit == "time"
+
+
+def test_a_silent_program_fails_a_check_that_expects_output(context: ToolContext) -> None:
+    # The stub a small model wrote for "write fizzbuzz.py ... and print fizzbuzz(15)": it runs.
+    (context.root / "stub.py").write_text("def fizzbuzz(n):\n    return n\n")
+    assert run_check(context, "python", "stub.py").passed  # running is all that was asked
+    check = run_check(context, "python", "stub.py", expects_output=True)
+    assert not check.passed and check.result.exit_code == 0
+    assert "printed nothing" in check.summary()
+    events = [e for e in context.bus.history if isinstance(e, CheckRun)]
+    assert [e.passed for e in events] == [True, False] and "printed nothing" in events[-1].problem
+    (context.root / "loud.py").write_text("print(15)\n")
+    assert run_check(context, "python", "loud.py", expects_output=True).passed
+    (context.root / "crash.py").write_text("raise SystemExit(2)\n")
+    crashed = run_check(context, "python", "crash.py", expects_output=True)
+    assert not crashed.passed and crashed.problem == ""  # its exit code already says why
 
 
 def test_run_tool_reports_output_and_exit_code(context: ToolContext) -> None:

@@ -163,6 +163,24 @@ def test_an_approval_over_a_failed_check_says_the_round_is_not_done() -> None:
     assert view.messages[-1]["content"] == "**Reviewer:** approved."
 
 
+def test_a_check_that_failed_on_silence_says_why() -> None:
+    view = RunView("x")
+    silent = CheckRun(
+        command="python stub.py",
+        exit_code=0,
+        passed=False,
+        limit_hit=None,
+        duration_s=0.1,
+        stdout_tail="",
+        stderr_tail="",
+        problem="it printed nothing, though the request asks for printed output",
+    )
+    view.apply(silent)
+    title = view.messages[-1]["metadata"]["title"]
+    assert title == f"Check: python stub.py failed ({silent.problem})"
+    assert view.timeline[-1].status == "error"
+
+
 def test_untrusted_text_is_escaped_and_fences_cannot_be_broken() -> None:
     view = RunView("x")
     view.apply(ToolCallStarted(call_id="c1", agent="coder", name="<script>alert(1)</script>", arguments={}))
