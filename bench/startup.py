@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -27,8 +28,7 @@ READY_MARK = " ready ("  # "<model> ready (CPU only, loaded in 0.9 s)"
 
 
 def free_port() -> int:
-    import socket
-
+    """A port nothing listens on now (the tests start the app on one too)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
