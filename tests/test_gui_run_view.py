@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from agents.events import (
     AgentFinished,
     AgentStarted,
@@ -123,17 +125,7 @@ def test_context_rows_checks_diffs_and_the_end() -> None:
     view.apply(ContextRetrieved(query="x", source="index", chunks=[chunk]))
     assert context_rows(view.context) == [["calc.py:3-9", "add", "0.032", "def add(a, b): return a + b"]]
     assert view.messages[-1]["metadata"]["title"] == "Context: 1 from index"
-    view.apply(
-        CheckRun(
-            command="python a.py",
-            exit_code=1,
-            passed=False,
-            limit_hit=None,
-            duration_s=0.2,
-            stdout_tail="",
-            stderr_tail="NameError",
-        )
-    )
+    view.apply(_check(passed=False, stderr_tail="NameError"))
     assert view.timeline[-1].status == "error" and "NameError" in view.messages[-1]["content"]
     view.apply(FileChanged(path="a.py", action="created", diff="+++ b/a.py\n+x = 1\n"))
     assert "+x = 1" in view.diff_text
@@ -141,16 +133,16 @@ def test_context_rows_checks_diffs_and_the_end() -> None:
     assert view.finished is not None and "`a.py`" in view.messages[-1]["content"]
 
 
-def _check(passed: bool) -> CheckRun:
-    return CheckRun(
-        command="python a.py",
-        exit_code=0 if passed else 1,
-        passed=passed,
-        limit_hit=None,
-        duration_s=0.1,
-        stdout_tail="",
-        stderr_tail="",
-    )
+def _check(passed: bool, **fields: Any) -> CheckRun:
+    defaults: dict[str, Any] = {
+        "command": "python a.py",
+        "exit_code": 0 if passed else 1,
+        "limit_hit": None,
+        "duration_s": 0.1,
+        "stdout_tail": "",
+        "stderr_tail": "",
+    }
+    return CheckRun(passed=passed, **(defaults | fields))
 
 
 def test_an_approval_over_a_failed_check_says_the_round_is_not_done() -> None:
@@ -165,14 +157,10 @@ def test_an_approval_over_a_failed_check_says_the_round_is_not_done() -> None:
 
 def test_a_check_that_failed_on_silence_says_why() -> None:
     view = RunView("x")
-    silent = CheckRun(
+    silent = _check(
+        passed=False,
         command="python stub.py",
         exit_code=0,
-        passed=False,
-        limit_hit=None,
-        duration_s=0.1,
-        stdout_tail="",
-        stderr_tail="",
         problem="it printed nothing, though the request asks for printed output",
     )
     view.apply(silent)
