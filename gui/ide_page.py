@@ -38,6 +38,9 @@ from gui.workspace_actions import (
 from models.catalog import BUNDLED_ID, catalog_entry
 
 CONTEXT_HEADERS = ["file:lines", "symbol", "score", "snippet"]
+# Two globs that match the same files: Gradio's FileExplorer re-lists its folder only when root_dir,
+# glob or ignore_glob change (gradio issues 7788, 9785), so each refresh swaps to the other one.
+TREE_GLOBS = ("**/*", "*/*")
 MODEL_GROUP = "model"  # one queue slot for everything that uses the model: runs never interleave
 
 # Scroll the editor to a line: CodeMirror keeps its scroller in the DOM; lines are equal height.
@@ -105,6 +108,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                 with gr.Column(scale=1, min_width=220):
                     explorer = gr.FileExplorer(
                         root_dir=state.workspace,
+                        glob=TREE_GLOBS[0],
                         ignore_glob="*/.localcrew",
                         file_count="single",
                         label="Workspace",
@@ -188,12 +192,16 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                 save_settings_button = gr.Button("Save settings", elem_id="save-settings")
                 settings_message = gr.Markdown("", elem_id="settings-message")
 
-        def fresh_tree() -> Any:
-            """The file tree re-read (after a run, a save, an undo, or a new workspace)."""
-            return gr.FileExplorer(root_dir=state.workspace)
+        tree_refreshes: dict[str, int] = {}  # per browser session, so each tab's glob really changes
 
-        def files_and_diff() -> tuple[Any, str]:
-            return fresh_tree(), last_run_diff(state.workspace)
+        def fresh_tree(request: gr.Request) -> Any:
+            """The file tree re-read (after a run, a save, an undo, or a new workspace)."""
+            session = request.session_hash or ""
+            tree_refreshes[session] = tree_refreshes.get(session, 0) + 1
+            return gr.FileExplorer(root_dir=state.workspace, glob=TREE_GLOBS[tree_refreshes[session] % 2])
+
+        def files_and_diff(request: gr.Request) -> tuple[Any, str]:
+            return fresh_tree(request), last_run_diff(state.workspace)
 
         # ---------- the crew run ----------
         def run(message: str, history: list[dict[str, Any]] | None) -> Iterator[tuple[Any, ...]]:
@@ -216,10 +224,10 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         stop.click(state.session.stop, None, None, api_name="stop", concurrency_limit=None)
 
         # ---------- files ----------
-        def show_file(selected: Any) -> tuple[Any, str, str]:
+        def show_file(selected: Any) -> tuple[Any, Any, Any]:
             rel = relative_in(state.workspace, selected)
-            if rel is None:
-                return gr.Code(), "", ""
+            if rel is None:  # a refresh clears the tree's selection: the open file stays open
+                return gr.skip(), gr.skip(), gr.skip()
             content, message = open_file(state.workspace, rel)
             return gr.Code(value=content, language=language_for(rel)), rel, message
 
@@ -250,9 +258,9 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             open_hit, hits, [editor, open_path, file_message, line], api_visibility="private"
         ).then(None, line, None, js=SCROLL_TO_LINE_JS)
 
-        def undo_run() -> tuple[str, str, Any]:
+        def undo_run(request: gr.Request) -> tuple[str, str, Any]:
             message = undo_last_run(state.workspace)
-            return message, last_run_diff(state.workspace), fresh_tree()
+            return message, last_run_diff(state.workspace), fresh_tree(request)
 
         undo.click(
             undo_run, None, [undo_message, diff, explorer], api_name="undo", concurrency_id=MODEL_GROUP

@@ -68,7 +68,10 @@ def test_a_request_in_the_browser_fills_the_sidebar_offline(app: RunningApp, tmp
                 "document.querySelector('#chat').innerText.includes('Done in')", timeout=240_000
             )
             assert page.locator("#chat").inner_text().count("Tool: write_file") >= 1
-            page.wait_for_timeout(1500)  # let the file tree refresh with the new file
+            # The tree re-lists after the run (Gradio's explorer would keep its first listing).
+            page.wait_for_function(
+                "document.querySelector('#files').innerText.includes('hello.py')", timeout=30_000
+            )
             page.screenshot(path=str(screenshot))
 
             page.locator("#context [role=gridcell]:has-text('calc.py:')").first.click()
