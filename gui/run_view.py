@@ -138,7 +138,13 @@ class RunView:
         self._render_agent_text(done=f" · {event.duration_s:.1f} s")
         self._agent_message = None
 
+    def _end_agent_reply(self) -> None:
+        """The agent's next model call starts on its own line, not glued to the one just parsed."""
+        if self._agent_text and not self._agent_text.endswith("\n"):
+            self._agent_text += "\n"
+
     def _on_tool_call_started(self, event: ToolCallStarted) -> None:
+        self._end_agent_reply()
         args = _arguments_text(event.arguments)
         self.timeline.append(TimelineRow(event.call_id, event.agent, event.name, args, "pending"))
         self.messages.append(
@@ -169,6 +175,7 @@ class RunView:
         self._finish_tool(event.call_id, "done", event.result, event.duration_s)
 
     def _on_tool_call_failed(self, event: ToolCallFailed) -> None:
+        self._end_agent_reply()
         if event.call_id not in self._tool_messages:  # malformed calls have no start event
             self.timeline.append(
                 TimelineRow(event.call_id, event.agent, event.name, _arguments_text(event.arguments), "error")

@@ -51,6 +51,23 @@ def test_agent_turns_are_labelled_and_stream_tokens() -> None:
     assert view.messages[0] == {"role": "user", "content": "write a.py"}
 
 
+def test_each_model_call_of_a_turn_starts_on_its_own_line() -> None:
+    view = RunView("x")
+    view.apply(AgentStarted(agent="coder", round=1))
+    coder_message = len(view.messages) - 1
+    view.apply(TokenChunk(agent="coder", text='{"name": "write_file"}'))
+    view.apply(ToolCallStarted(call_id="c1", agent="coder", name="write_file", arguments={"path": "a.py"}))
+    view.apply(TokenChunk(agent="coder", text='{"name": "bad'))
+    view.apply(
+        ToolCallFailed(
+            call_id="m1", agent="coder", name="(malformed call)", arguments={}, error="cut", duration_s=0.0
+        )
+    )
+    view.apply(TokenChunk(agent="coder", text='{"name": "final_answer"}'))
+    content = view.messages[coder_message]["content"]
+    assert '{"name": "write_file"}\n{"name": "bad\n{"name": "final_answer"}' in content
+
+
 def test_a_long_turn_shows_its_tail_only() -> None:
     view = RunView("x")
     view.apply(AgentStarted(agent="coder", round=1))
