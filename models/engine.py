@@ -12,7 +12,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from typing import Any
 from models.gguf_reader import GGUFError, GGUFInfo, read_gguf
 from models.memory import available_ram_bytes
 from models.offload_planner import OffloadPlan, PlanSettings, plan_offload
+from models.reply_trace import ReplyTrace, recording_processor
 from models.vram_probe import GpuState, probe_gpus
 
 log = logging.getLogger(__name__)
@@ -271,14 +272,19 @@ class Engine:
         gen: GenerationSettings = GenerationSettings(),
         cancel: threading.Event | None = None,
         grammar: Any = None,
+        *,
+        continue_from: Sequence[int] = (),
+        trace: ReplyTrace | None = None,
     ) -> Iterator[str]:
         """Yield text pieces as they are generated; `last_stats` is set when the stream ends.
 
+        `continue_from`: reply tokens already decided (a branch of a traced reply); the stream
+        yields only what follows them. `trace`: filled with the model's top choices at each step.
         Calls are serialized: a second caller waits here until the first stream finishes.
         """
         self._require_loaded()
         with self._lock:
-            yield from self._stream_locked(messages, gen, cancel, grammar)
+            yield from self._stream_locked(messages, gen, cancel, grammar, list(continue_from), trace)
 
     def chat(
         self,
@@ -286,16 +292,32 @@ class Engine:
         gen: GenerationSettings = GenerationSettings(),
         cancel: threading.Event | None = None,
         grammar: Any = None,
+        *,
+        continue_from: Sequence[int] = (),
+        trace: ReplyTrace | None = None,
     ) -> tuple[str, CallStats]:
-        text = "".join(self.stream_chat(messages, gen, cancel, grammar))
+        pieces = self.stream_chat(messages, gen, cancel, grammar, continue_from=continue_from, trace=trace)
+        text = "".join(pieces)
         assert self.last_stats is not None
         return text, self.last_stats
 
+    def detokenize(self, tokens: Sequence[int]) -> str:
+        """The text of some tokens (a branch's reply so far)."""
+        self._require_loaded()
+        return self._llm.detokenize(list(tokens)).decode("utf-8", errors="replace")
+
     def _stream_locked(
-        self, messages: list[Message], gen: GenerationSettings, cancel: threading.Event | None, grammar: Any
+        self,
+        messages: list[Message],
+        gen: GenerationSettings,
+        cancel: threading.Event | None,
+        grammar: Any,
+        continue_from: list[int],
+        trace: ReplyTrace | None,
     ) -> Iterator[str]:
         llm = self._llm
         tokens, template_stops = self.tokenize_chat(messages)
+        tokens += continue_from
         n_ctx = llm.n_ctx()
         if len(tokens) >= n_ctx:
             raise ContextOverflowError(f"Requested tokens ({len(tokens)}) exceed context window of {n_ctx}")
@@ -305,8 +327,16 @@ class Engine:
         started = time.perf_counter()
         first_at: float | None = None
         sampling = gen.llama_kwargs() | {"max_tokens": min(gen.max_tokens, n_ctx - len(tokens))}
+        from llama_cpp import LogitsProcessorList
+
+        recorder = LogitsProcessorList([recording_processor(trace, len(tokens))]) if trace else None
         stream = llm.create_completion(
-            prompt=tokens, stream=True, stop=list(gen.stop) + template_stops, grammar=grammar, **sampling
+            prompt=tokens,
+            stream=True,
+            stop=list(gen.stop) + template_stops,
+            grammar=grammar,
+            logits_processor=recorder,
+            **sampling,
         )
         try:
             for chunk in stream:

@@ -2,6 +2,7 @@
 
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from models.engine import (
     ModelLoadError,
     _metered_llama_class,
 )
+from models.reply_trace import ReplyTrace
 from tests.fake_nvml import gpu_state
 from tests.gguf_builder import llama_like
 
@@ -76,6 +78,46 @@ def test_cancel_stops_within_a_token(engine: Engine) -> None:
         cancel.set()
     assert len(pieces) == 1
     assert engine.last_stats.finish_reason == "cancelled"
+
+
+# The trace sees the model's scores before llama.cpp's repeat penalty, so these tests sample without one.
+PLAIN_GREEDY = replace(GREEDY, repeat_penalty=1.0)
+
+
+def test_trace_records_the_choice_taken_at_every_step(engine: Engine) -> None:
+    trace = ReplyTrace(top_k=3)
+    text, stats = engine.chat(ASK, PLAIN_GREEDY, trace=trace)
+    assert len(trace.ranked) == stats.completion_tokens
+    assert len(trace.tokens) == len(trace.ranked) - 1  # the last token is sampled, never fed back
+    # Greedy: the token taken is the first choice recorded, so the record lines up with the reply.
+    assert trace.tokens == [choices[0][0] for choices in trace.ranked[:-1]]
+    assert engine.detokenize(trace.tokens) == text[: len(engine.detokenize(trace.tokens))]
+    for choices in trace.ranked:
+        probabilities = [p for _, p in choices]
+        assert len(choices) == 3 and probabilities == sorted(probabilities, reverse=True)
+        assert 0 < sum(probabilities) <= 1.0 + 1e-6
+    assert 0 <= trace.margin(0) <= 1
+
+
+def test_a_branch_continues_from_given_reply_tokens(engine: Engine) -> None:
+    trace = ReplyTrace()
+    text, _ = engine.chat(ASK, PLAIN_GREEDY, trace=trace)
+    step = min(range(len(trace.tokens)), key=trace.margin)  # where the model was least sure
+    prompt_tokens = len(engine.tokenize_chat(ASK)[0])
+
+    same = trace.branch(step, rank=0)
+    rest, stats = engine.chat(ASK, PLAIN_GREEDY, continue_from=same)
+    assert stats.prompt_tokens == prompt_tokens + len(same)
+    assert stats.prompt_tokens_evaluated <= 2  # the shared prefix is still in the KV cache
+    assert (engine.detokenize(same) + rest).startswith(text)  # it may run on: max_tokens counts anew
+
+    other = trace.branch(step, rank=1)
+    assert other[:-1] == same[:-1] and other[-1] != same[-1]
+    rest, stats = engine.chat(ASK, PLAIN_GREEDY, continue_from=other)
+    assert stats.completion_tokens > 0
+    assert not (engine.detokenize(other) + rest).startswith(engine.detokenize(same))
+    with pytest.raises(IndexError):
+        trace.branch(len(trace.ranked), rank=1)
 
 
 def test_calls_are_serialized(engine: Engine) -> None:
