@@ -2,19 +2,25 @@
 
 - single: one chat completion of the function.
 - crew: the coder first answers exactly the prompt `single` gets; the problem's docstring examples
-  run in the sandbox. Only when they fail do the others join, one new attempt per round:
-  2. the planner writes steps and the coder writes the function from them;
-  3. the reviewer reads the coder's first version and its failed examples and says what to fix;
+  run in the sandbox. Only when they fail does the crew go on, round by round:
+  2. second thoughts: at the steps of its first version where the coder was least sure (the
+     smallest margin between its two likeliest tokens, inside the function), it takes its
+     runner-up token instead and goes on greedily; each such version is checked (`branches` of
+     them, still temperature 0: a deterministic search, no sampling);
+  3. the planner writes steps and the coder writes the function from them;
+  4. the reviewer reads the coder's first version and its failed examples and says what to fix;
      the coder answers single's prompt (which that version answered) plus those failures and the
      review;
-  4. the coder answers single's prompt plus the failures alone.
+  5. the coder answers single's prompt plus the failures alone.
   The crew keeps the version that passed the most examples (the earliest on a tie) and stops as
   soon as one passes them all, so where the examples are right it cannot do worse than `single`.
 
 Why this order (measured on problems 0-81, SmolLM2-135M, see README): a crew that began with the
 planner lost problems that the bare prompt solves, because a small model's plan pulls the coder
 off it. Each follow-up prompt then solved a different problem the first attempt failed; showing
-the coder its own failed code ("fix this") solved none, as it copies the code back.
+the coder its own failed code ("fix this") solved none, as it copies the code back. A 135M model
+is often nearly right: its first version's runner-up tokens at its least sure steps solved more
+dev problems than the follow-up prompts did, at about a second each, so they come first.
 
 The crew is the app's loop (agents/crew_runner.py) with direct engine calls instead of CrewAI
 steps: the coder answers with a fenced code block rather than a write_file tool call, and the
@@ -34,6 +40,7 @@ from typing import Any
 from bench.humaneval_code import docstring_examples, function_source, solution_from_reply
 from bench.humaneval_exec import ExampleRun, run_examples
 from models.engine import Engine, GenerationSettings
+from models.reply_trace import ReplyTrace
 
 
 @dataclass(frozen=True)
@@ -70,14 +77,30 @@ class _Model:
     def __init__(self, engine: Engine, gen: GenerationSettings, solution: Solution) -> None:
         self.engine, self.gen, self.solution = engine, gen, solution
 
-    def ask(self, messages: list[dict[str, str]], max_tokens: int, step: str) -> str:
-        text, stats = self.engine.chat(messages, replace(self.gen, max_tokens=max_tokens))
+    def ask(
+        self,
+        messages: list[dict[str, str]],
+        max_tokens: int,
+        step: str,
+        *,
+        trace: ReplyTrace | None = None,
+        continue_from: list[int] | None = None,
+    ) -> str:
+        """The reply's text; a continued reply comes back whole, its given tokens included."""
+        gen = replace(self.gen, max_tokens=max_tokens)
+        given = continue_from or []
+        text, stats = self.engine.chat(messages, gen, trace=trace, continue_from=given)
+        text = (self.engine.detokenize(given) if given else "") + text
         self.solution.llm_calls += 1
         self.solution.tokens += stats.completion_tokens
         self.solution.prompt_tokens += stats.prompt_tokens
         self.solution.prompt_tokens_evaluated += stats.prompt_tokens_evaluated
         self.solution.steps.append({"step": step, "reply": text[:600]})
         return text
+
+
+# The crew's rounds in order; `--rounds N` runs the first N (while the examples still fail).
+ROUNDS = ("direct", "second_thoughts", "from_plan", "reviewed", "failures_only")
 
 
 def _fenced(code: str) -> str:
@@ -89,7 +112,7 @@ SINGLE_TASK = (
 )
 
 
-def _single_task(prompt: str) -> str:
+def single_prompt(prompt: str) -> str:
     return f"{SINGLE_TASK}\n\n{_fenced(prompt)}"
 
 
@@ -99,7 +122,7 @@ def solve_single(
     started = time.perf_counter()
     solution = Solution(program="")
     reply = _Model(engine, gen, solution).ask(
-        [{"role": "user", "content": _single_task(problem["prompt"])}], budget.single, "single"
+        [{"role": "user", "content": single_prompt(problem["prompt"])}], budget.single, "single"
     )
     solution.program = solution_from_reply(problem["prompt"], problem["entry_point"], reply)
     solution.seconds = time.perf_counter() - started
@@ -136,7 +159,7 @@ def _single_with_feedback(prompt: str, checks: str, review: str = "") -> str:
     feedback = f"A first version failed. Running the docstring examples gave:\n{checks}"
     if review:
         feedback += f"\nReviewer: {review.strip()}"
-    return f"{_single_task(prompt)}\n\n{feedback}\n\nWrite a corrected version."
+    return f"{single_prompt(prompt)}\n\n{feedback}\n\nWrite a corrected version."
 
 
 class _CrewRun:
@@ -150,18 +173,27 @@ class _CrewRun:
         self.system = {"role": "system", "content": _crew_system(problem)}
         self.first: tuple[str, ExampleRun] | None = None  # round 1's program and its run
         self.best: tuple[str, ExampleRun] | None = None  # the program that passed most examples, its run
+        self.checked: set[str] = set()
+        self.first_trace = ReplyTrace()  # the coder's choices in round 1, to branch off in round 2
 
-    def ask(self, task: str, max_tokens: int, step: str, crew_system: bool = True) -> str:
+    def ask(self, task: str, max_tokens: int, step: str, crew_system: bool = True, **trace: Any) -> str:
         messages = [self.system] if crew_system else []
-        return self.model.ask(messages + [{"role": "user", "content": task}], max_tokens, step)
+        return self.model.ask(messages + [{"role": "user", "content": task}], max_tokens, step, **trace)
 
-    def attempt(self, round_number: int, reply: str) -> bool:
-        """Check the coder's reply; True when it passes every example."""
+    def attempt(self, round_number: int, reply: str, label: str = "") -> bool:
+        """Check the coder's reply; True when it passes every example.
+
+        A version already checked (branches often end in the same code) is not run again.
+        """
         prompt, entry_point = self.problem["prompt"], self.problem["entry_point"]
         self.solution.rounds = round_number
         program = solution_from_reply(prompt, entry_point, reply)
+        if program in self.checked:
+            self.solution.steps.append({"step": f"checks {label or round_number}", "reply": "same as before"})
+            return False
+        self.checked.add(program)
         result = run_examples(program, self.examples, entry_point)
-        self.solution.steps.append({"step": f"checks {round_number}", "reply": result.text()[:600]})
+        self.solution.steps.append({"step": f"checks {label or round_number}", "reply": result.text()[:600]})
         if self.first is None:
             self.first = (program, result)
         if self.best is None or result.passed > self.best[1].passed:
@@ -174,35 +206,68 @@ class _CrewRun:
         return function_source(program, self.problem["entry_point"]), result.text()
 
 
+def least_sure_steps(engine: Engine, trace: ReplyTrace, entry_point: str, count: int) -> list[int]:
+    """Up to `count` steps of a traced reply where the model was least sure, inside its function.
+
+    Inside: after the line `def entry_point(...)` ends, before a closing fence. Branching in the
+    signature or the prose around the code changes nothing that the examples could tell apart.
+    """
+    inside = []
+    text = ""
+    for step, token in enumerate(trace.tokens):
+        _, found, function = text.partition(f"def {entry_point}")
+        if found and "\n" in function and "```" not in function:
+            inside.append(step)
+        text += engine.detokenize([token])
+    return sorted(inside, key=trace.margin)[:count]
+
+
 def solve_crew(
-    engine: Engine, problem: dict[str, Any], gen: GenerationSettings, budget: Budget, rounds: int
+    engine: Engine,
+    problem: dict[str, Any],
+    gen: GenerationSettings,
+    budget: Budget,
+    rounds: int,
+    branches: int = 8,
 ) -> Solution:
     started = time.perf_counter()
     prompt, entry_point = problem["prompt"], problem["entry_point"]
     crew = _CrewRun(engine, problem, gen)
+    single_task = single_prompt(prompt)
 
-    def direct() -> str:
-        return crew.ask(_single_task(prompt), budget.single, "coder 1", crew_system=False)
+    def direct() -> bool:
+        reply = crew.ask(single_task, budget.single, "coder 1", crew_system=False, trace=crew.first_trace)
+        return crew.attempt(1, reply)
 
-    def from_plan() -> str:
+    def second_thoughts() -> bool:
+        for number, step in enumerate(least_sure_steps(engine, crew.first_trace, entry_point, branches), 1):
+            label, branch = f"2.{number}", crew.first_trace.branch(step, rank=1)
+            reply = crew.ask(single_task, budget.single, f"coder {label}", False, continue_from=branch)
+            if crew.attempt(2, reply, label):
+                return True
+        return False
+
+    def from_plan() -> bool:
         plan = crew.ask(_planner_task(entry_point), budget.planner, "planner")
-        return crew.ask(_coder_from_plan_task(entry_point, plan), budget.coder, "coder 2")
+        return crew.attempt(3, crew.ask(_coder_from_plan_task(entry_point, plan), budget.coder, "coder 3"))
 
-    def reviewed() -> str:
-        # The first version, not the best: round 3 re-asks single's prompt, which that version
+    def reviewed() -> bool:
+        # The first version, not the best: this round re-asks single's prompt, which that version
         # answered. On 0-81 the best (often the plan round's) lost problem 48 this way.
         code, checks = crew.code_and_checks(crew.first)
         review = crew.ask(_reviewer_task(code, checks), budget.reviewer, "reviewer")
         task = _single_with_feedback(prompt, checks, review)
-        return crew.ask(task, budget.coder, "coder 3", crew_system=False)
+        return crew.attempt(4, crew.ask(task, budget.coder, "coder 4", crew_system=False))
 
-    def failures_only() -> str:
+    def failures_only() -> bool:
         _code, checks = crew.code_and_checks(crew.best)
-        return crew.ask(_single_with_feedback(prompt, checks), budget.coder, "coder 4", crew_system=False)
+        task = _single_with_feedback(prompt, checks)
+        return crew.attempt(5, crew.ask(task, budget.coder, "coder 5", crew_system=False))
 
-    plan_of_rounds = (direct, from_plan, reviewed, failures_only)
-    for round_number, coder_turn in enumerate(plan_of_rounds[: max(rounds, 1)], start=1):
-        if crew.attempt(round_number, coder_turn()):
+    turns = {"direct": direct, "second_thoughts": second_thoughts, "from_plan": from_plan,
+             "reviewed": reviewed, "failures_only": failures_only}  # fmt: skip
+    for name in ROUNDS[: max(rounds, 1)]:
+        if turns[name]():
             break
     assert crew.best is not None
     crew.solution.program, result = crew.best

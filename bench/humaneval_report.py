@@ -90,7 +90,8 @@ def _pct(rate: dict[str, Any]) -> str:
 def markdown(summary: dict[str, Any]) -> str:
     lines = [
         f"HumanEval pass@1, model `{summary['model']}`, temperature 0, "
-        f"seed {summary['settings'].get('seed')}, crew rounds {summary['settings'].get('rounds')}",
+        f"seed {summary['settings'].get('seed')}, crew rounds {summary['settings'].get('rounds')}, "
+        f"branches {summary['settings'].get('branches')}",
         "",
         "| mode | all | dev 0-81 | held-out 82-163 | s/problem | tokens/problem | LLM calls/problem |",
         "|---|---|---|---|---|---|---|",
