@@ -176,9 +176,9 @@ class _CrewRun:
         self.checked: set[str] = set()
         self.first_trace = ReplyTrace()  # the coder's choices in round 1, to branch off in round 2
 
-    def ask(self, task: str, max_tokens: int, step: str, crew_system: bool = True, **trace: Any) -> str:
+    def ask(self, task: str, max_tokens: int, step: str, crew_system: bool = True, **branching: Any) -> str:
         messages = [self.system] if crew_system else []
-        return self.model.ask(messages + [{"role": "user", "content": task}], max_tokens, step, **trace)
+        return self.model.ask(messages + [{"role": "user", "content": task}], max_tokens, step, **branching)
 
     def attempt(self, round_number: int, reply: str, label: str = "") -> bool:
         """Check the coder's reply; True when it passes every example.
