@@ -20,7 +20,7 @@ from typing import Any
 from models.gguf_reader import GGUFError, GGUFInfo, read_gguf
 from models.memory import available_ram_bytes
 from models.offload_planner import OffloadPlan, PlanSettings, plan_offload
-from models.reply_trace import ReplyTrace, recording_processor
+from models.reply_trace import ReplyTrace, recording_processors
 from models.vram_probe import GpuState, probe_gpus
 
 log = logging.getLogger(__name__)
@@ -327,9 +327,7 @@ class Engine:
         started = time.perf_counter()
         first_at: float | None = None
         sampling = gen.llama_kwargs() | {"max_tokens": min(gen.max_tokens, n_ctx - len(tokens))}
-        from llama_cpp import LogitsProcessorList
-
-        recorder = LogitsProcessorList([recording_processor(trace, len(tokens))]) if trace else None
+        recorder = recording_processors(trace, len(tokens)) if trace is not None else None
         stream = llm.create_completion(
             prompt=tokens,
             stream=True,

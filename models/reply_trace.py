@@ -37,9 +37,10 @@ class ReplyTrace:
         return self.tokens[:step] + [self.ranked[step][rank][0]]
 
 
-def recording_processor(trace: ReplyTrace, prompt_length: int) -> Any:
-    """A llama_cpp logits processor that records each step's top choices and changes nothing."""
+def recording_processors(trace: ReplyTrace, prompt_length: int) -> Any:
+    """llama_cpp logits processors that record each step's top choices and change nothing."""
     import numpy as np
+    from llama_cpp import LogitsProcessorList
 
     k = trace.top_k
 
@@ -52,4 +53,4 @@ def recording_processor(trace: ReplyTrace, prompt_length: int) -> Any:
         trace.tokens = [int(t) for t in input_ids[prompt_length:]]
         return logits
 
-    return record
+    return LogitsProcessorList([record])
