@@ -235,39 +235,41 @@ def solve_crew(
     crew = _CrewRun(engine, problem, gen)
     single_task = single_prompt(prompt)
 
-    def direct() -> bool:
-        reply = crew.ask(single_task, budget.single, "coder 1", crew_system=False, trace=crew.first_trace)
-        return crew.attempt(1, reply)
+    # Each round gets its number from its place in ROUNDS, and names its steps after it.
+    def direct(number: int) -> bool:
+        reply = crew.ask(single_task, budget.single, f"coder {number}", False, trace=crew.first_trace)
+        return crew.attempt(number, reply)
 
-    def second_thoughts() -> bool:
-        for number, step in enumerate(least_sure_steps(engine, crew.first_trace, entry_point, branches), 1):
-            label, branch = f"2.{number}", crew.first_trace.branch(step, rank=1)
+    def second_thoughts(number: int) -> bool:
+        for tried, step in enumerate(least_sure_steps(engine, crew.first_trace, entry_point, branches), 1):
+            label, branch = f"{number}.{tried}", crew.first_trace.branch(step, rank=1)
             reply = crew.ask(single_task, budget.single, f"coder {label}", False, continue_from=branch)
-            if crew.attempt(2, reply, label):
+            if crew.attempt(number, reply, label):
                 return True
         return False
 
-    def from_plan() -> bool:
+    def from_plan(number: int) -> bool:
         plan = crew.ask(_planner_task(entry_point), budget.planner, "planner")
-        return crew.attempt(3, crew.ask(_coder_from_plan_task(entry_point, plan), budget.coder, "coder 3"))
+        task = _coder_from_plan_task(entry_point, plan)
+        return crew.attempt(number, crew.ask(task, budget.coder, f"coder {number}"))
 
-    def reviewed() -> bool:
+    def reviewed(number: int) -> bool:
         # The first version, not the best: this round re-asks single's prompt, which that version
         # answered. On 0-81 the best (often the plan round's) lost problem 48 this way.
         code, checks = crew.code_and_checks(crew.first)
         review = crew.ask(_reviewer_task(code, checks), budget.reviewer, "reviewer")
         task = _single_with_feedback(prompt, checks, review)
-        return crew.attempt(4, crew.ask(task, budget.coder, "coder 4", crew_system=False))
+        return crew.attempt(number, crew.ask(task, budget.coder, f"coder {number}", crew_system=False))
 
-    def failures_only() -> bool:
+    def failures_only(number: int) -> bool:
         _code, checks = crew.code_and_checks(crew.best)
         task = _single_with_feedback(prompt, checks)
-        return crew.attempt(5, crew.ask(task, budget.coder, "coder 5", crew_system=False))
+        return crew.attempt(number, crew.ask(task, budget.coder, f"coder {number}", crew_system=False))
 
     turns = {"direct": direct, "second_thoughts": second_thoughts, "from_plan": from_plan,
              "reviewed": reviewed, "failures_only": failures_only}  # fmt: skip
-    for name in ROUNDS[: max(rounds, 1)]:
-        if turns[name]():
+    for number, name in enumerate(ROUNDS[: max(rounds, 1)], start=1):
+        if turns[name](number):
             break
     assert crew.best is not None
     crew.solution.program, result = crew.best
