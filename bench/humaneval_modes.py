@@ -71,6 +71,11 @@ class Solution:
     steps: list[dict[str, Any]] = field(default_factory=list)  # what each agent said, shortened
 
 
+# A closing fence: an opening one carries its language (```python) as the prompts ask, so this
+# cannot cut a reply before its code. llama.cpp drops the stop text; code_of_reply reads unclosed blocks.
+CODE_BLOCK_END = "\n```\n"
+
+
 class _Model:
     """The engine with one sampling setting; counts calls and tokens."""
 
@@ -85,9 +90,15 @@ class _Model:
         *,
         trace: ReplyTrace | None = None,
         continue_from: list[int] | None = None,
+        code: bool = False,
     ) -> str:
-        """The reply's text; a continued reply comes back whole, its given tokens included."""
-        gen = replace(self.gen, max_tokens=max_tokens)
+        """The reply's text; a continued reply comes back whole, its given tokens included.
+
+        A `code` reply stops at the end of its first code block: the prose a small model adds
+        after it costs about a third of its tokens and never reaches the checks.
+        """
+        stop = (*self.gen.stop, CODE_BLOCK_END) if code else self.gen.stop
+        gen = replace(self.gen, max_tokens=max_tokens, stop=stop)
         given = continue_from or []
         text, stats = self.engine.chat(messages, gen, trace=trace, continue_from=given)
         text = (self.engine.detokenize(given) if given else "") + text
@@ -122,7 +133,7 @@ def solve_single(
     started = time.perf_counter()
     solution = Solution(program="")
     reply = _Model(engine, gen, solution).ask(
-        [{"role": "user", "content": single_prompt(problem["prompt"])}], budget.single, "single"
+        [{"role": "user", "content": single_prompt(problem["prompt"])}], budget.single, "single", code=True
     )
     solution.program = solution_from_reply(problem["prompt"], problem["entry_point"], reply)
     solution.seconds = time.perf_counter() - started
@@ -176,9 +187,13 @@ class _CrewRun:
         self.checked: set[str] = set()
         self.first_trace = ReplyTrace()  # the coder's choices in round 1, to branch off in round 2
 
-    def ask(self, task: str, max_tokens: int, step: str, crew_system: bool = True, **branching: Any) -> str:
+    def ask(self, task: str, max_tokens: int, step: str, crew_system: bool = True, **options: Any) -> str:
         messages = [self.system] if crew_system else []
-        return self.model.ask(messages + [{"role": "user", "content": task}], max_tokens, step, **branching)
+        return self.model.ask(messages + [{"role": "user", "content": task}], max_tokens, step, **options)
+
+    def code(self, task: str, max_tokens: int, step: str, crew_system: bool = True, **branching: Any) -> str:
+        """The coder's turn: a reply that ends with its code block."""
+        return self.ask(task, max_tokens, step, crew_system, code=True, **branching)
 
     def attempt(self, round_number: int, reply: str, label: str = "") -> bool:
         """Check the coder's reply; True when it passes every example.
@@ -237,13 +252,13 @@ def solve_crew(
 
     # Each round gets its number from its place in ROUNDS, and names its steps after it.
     def direct(number: int) -> bool:
-        reply = crew.ask(single_task, budget.single, f"coder {number}", False, trace=crew.first_trace)
+        reply = crew.code(single_task, budget.single, f"coder {number}", False, trace=crew.first_trace)
         return crew.attempt(number, reply)
 
     def second_thoughts(number: int) -> bool:
         for tried, step in enumerate(least_sure_steps(engine, crew.first_trace, entry_point, branches), 1):
             label, branch = f"{number}.{tried}", crew.first_trace.branch(step, rank=1)
-            reply = crew.ask(single_task, budget.single, f"coder {label}", False, continue_from=branch)
+            reply = crew.code(single_task, budget.single, f"coder {label}", False, continue_from=branch)
             if crew.attempt(number, reply, label):
                 return True
         return False
@@ -251,7 +266,7 @@ def solve_crew(
     def from_plan(number: int) -> bool:
         plan = crew.ask(_planner_task(entry_point), budget.planner, "planner")
         task = _coder_from_plan_task(entry_point, plan)
-        return crew.attempt(number, crew.ask(task, budget.coder, f"coder {number}"))
+        return crew.attempt(number, crew.code(task, budget.coder, f"coder {number}"))
 
     def reviewed(number: int) -> bool:
         # The first version, not the best: this round re-asks single's prompt, which that version
@@ -259,12 +274,12 @@ def solve_crew(
         code, checks = crew.code_and_checks(crew.first)
         review = crew.ask(_reviewer_task(code, checks), budget.reviewer, "reviewer")
         task = _single_with_feedback(prompt, checks, review)
-        return crew.attempt(number, crew.ask(task, budget.coder, f"coder {number}", crew_system=False))
+        return crew.attempt(number, crew.code(task, budget.coder, f"coder {number}", crew_system=False))
 
     def failures_only(number: int) -> bool:
         _code, checks = crew.code_and_checks(crew.best)
         task = _single_with_feedback(prompt, checks)
-        return crew.attempt(number, crew.ask(task, budget.coder, f"coder {number}", crew_system=False))
+        return crew.attempt(number, crew.code(task, budget.coder, f"coder {number}", crew_system=False))
 
     turns = {"direct": direct, "second_thoughts": second_thoughts, "from_plan": from_plan,
              "reviewed": reviewed, "failures_only": failures_only}  # fmt: skip

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,14 @@ import pytest
 from bench import humaneval, humaneval_exec
 from bench.humaneval_code import Example, docstring_examples, function_source, solution_from_reply
 from bench.humaneval_exec import grade, run_examples
-from bench.humaneval_modes import Budget, least_sure_steps, single_prompt, solve_crew, solve_single
+from bench.humaneval_modes import (
+    CODE_BLOCK_END,
+    Budget,
+    least_sure_steps,
+    single_prompt,
+    solve_crew,
+    solve_single,
+)
 from models.engine import Engine, GenerationSettings
 from models.reply_trace import ReplyTrace
 
@@ -218,6 +226,23 @@ def test_second_thoughts_branch_inside_the_function_where_the_coder_was_least_su
         assert branch["reply"] != first
         shared = len(os.path.commonprefix([branch["reply"], first]))
         assert shared >= len(f"def {problem['entry_point']}")
+
+
+def test_coder_replies_stop_where_their_code_block_ends(
+    engine: Engine, problems: list[dict[str, Any]]
+) -> None:
+    problem = problems[2]  # the bundled model explains its code after the block
+    messages = [{"role": "user", "content": single_prompt(problem["prompt"])}]
+    whole, _ = engine.chat(messages, replace(GEN, max_tokens=160))
+    cut, stats = engine.chat(messages, replace(GEN, max_tokens=160, stop=(CODE_BLOCK_END,)))
+    assert CODE_BLOCK_END in whole and whole.split(CODE_BLOCK_END)[1].strip()  # prose after the code
+    assert whole.startswith(cut) and len(cut) < len(whole) and stats.finish_reason == "stop"
+    entry = problem["entry_point"]
+    assert solution_from_reply(problem["prompt"], entry, cut) == solution_from_reply(
+        problem["prompt"], entry, whole
+    )
+    single = solve_single(engine, problem, replace(GEN, max_tokens=160), Budget(single=160))
+    assert single.steps[0]["reply"] == cut  # single's coder turn is the cut one
 
 
 def test_cli_writes_records_summary_and_chart_and_resumes(tmp_path: Path, capsys) -> None:
