@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import tempfile
 import time
 from dataclasses import replace
@@ -32,7 +33,15 @@ import agents.crewai_setup  # noqa: F401
 import offline  # noqa: F401, I001
 from agents.crew_runner import CrewRunner, CrewSettings, kickoff_one_agent
 from agents.crew_tools import ToolContext, coder_tools
-from agents.events import CheckRun, EventBus, Notice, ToolCallFailed, ToolCallStarted
+from agents.events import (
+    AgentFinished,
+    CheckRun,
+    EventBus,
+    Notice,
+    ReviewVerdict,
+    ToolCallFailed,
+    ToolCallStarted,
+)
 from agents.local_llm import LocalLLM
 from agents.roles import roles_for
 from models.catalog import resolve_model
@@ -63,6 +72,20 @@ REQUESTS = [
     "Write sum_digits.py with sum_digits(n); print sum_digits(1234).",
     "Write gcd.py with gcd(a, b) using Euclid's algorithm; print gcd(12, 18).",
 ]
+
+
+# The made-up task of the crew's prompt examples until 2026-11-23 (greet.py, greet('Ann')): the
+# bundled model copied it into plans, code and reviews of other requests. A run echoes it when
+# any agent's output or tool call uses these words and the request does not.
+EXAMPLE_WORDS = ("greet", "Ann")
+
+
+def echoes_examples(request: str, history: list[Any]) -> bool:
+    said = [e.output for e in history if isinstance(e, AgentFinished)]
+    said += [json.dumps(e.arguments) for e in history if isinstance(e, ToolCallStarted)]
+    said += [" ".join(e.fixes) for e in history if isinstance(e, ReviewVerdict)]
+    words = [w for w in EXAMPLE_WORDS if not re.search(rf"\b{w}\b", request, re.I)]
+    return any(re.search(rf"\b{w}\b", text) for w in words for text in said)
 
 
 class ReActLLM(LocalLLM):
@@ -112,6 +135,7 @@ def run_localcrew(engine: Engine, request: str, rounds: int) -> dict[str, Any]:
         "sent": summary.prompt_tokens_sent,
         "evaluated": summary.prompt_tokens_evaluated,
         "files": summary.files_changed,
+        "echoes_examples": echoes_examples(request, history),
     }
 
 
@@ -165,7 +189,8 @@ def main(argv: list[str] | None = None) -> int:
         o, t = ours[-1], theirs[-1]
         print(
             f"[{number:2d}/{len(requests)}] localcrew: {o['executed']} executed, {o['malformed']} malformed, "
-            f"checks {'passed' if o['checks_passed'] else 'failed'} | react: {t['tool']} usable, "
+            f"checks {'passed' if o['checks_passed'] else 'failed'}"
+            f"{', echoes the examples' if o['echoes_examples'] else ''} | react: {t['tool']} usable, "
             f"{t['broken']} broken, {t['final']} final  — {request[:50]}",
             flush=True,
         )
@@ -188,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         "files_written_share": round(sum(bool(o["files"]) for o in ours) / len(ours), 4),
         "react_files_written_share": round(sum(t["wrote"] for t in theirs) / len(theirs), 4),
         "checks_passed_share": round(sum(o["checks_passed"] for o in ours) / len(ours), 4),
+        "example_echo_share": round(sum(o["echoes_examples"] for o in ours) / len(ours), 4),
         "crew_seconds_per_request": round(sum(o["wall_s"] for o in ours) / len(ours), 2),
         "bench_seconds": round(time.perf_counter() - started, 1),
     }
@@ -200,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         f"orchestration overhead: {result['overhead']:.1%} of LLM time;  prompt tokens evaluated / sent: "
         f"{result['prefill_fraction']:.3f};  checks passed in {result['checks_passed_share']:.0%} of requests"
     )
+    print(f"runs echoing the prompt examples: {result['example_echo_share']:.0%}")
     if args.json:
         print(json.dumps(result))
     engine.close()
