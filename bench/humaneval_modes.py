@@ -95,7 +95,7 @@ class _Model:
         """The reply's text; a continued reply comes back whole, its given tokens included.
 
         A `code` reply stops at the end of its first code block: the prose a small model adds
-        after it costs about a third of its tokens and never reaches the checks.
+        after it costs about a quarter of its tokens and never reaches the checks.
         """
         stop = (*self.gen.stop, CODE_BLOCK_END) if code else self.gen.stop
         gen = replace(self.gen, max_tokens=max_tokens, stop=stop)
