@@ -252,13 +252,17 @@ def solve_crew(
 
     # Each round gets its number from its place in ROUNDS, and names its steps after it.
     def direct(number: int) -> bool:
-        reply = crew.code(single_task, budget.single, f"coder {number}", False, trace=crew.first_trace)
+        reply = crew.code(
+            single_task, budget.single, f"coder {number}", crew_system=False, trace=crew.first_trace
+        )
         return crew.attempt(number, reply)
 
     def second_thoughts(number: int) -> bool:
         for tried, step in enumerate(least_sure_steps(engine, crew.first_trace, entry_point, branches), 1):
             label, branch = f"{number}.{tried}", crew.first_trace.branch(step, rank=1)
-            reply = crew.code(single_task, budget.single, f"coder {label}", False, continue_from=branch)
+            reply = crew.code(
+                single_task, budget.single, f"coder {label}", crew_system=False, continue_from=branch
+            )
             if crew.attempt(number, reply, label):
                 return True
         return False
