@@ -74,9 +74,10 @@ REQUESTS = [
 ]
 
 
-# The made-up task of the crew's prompt examples until 2026-11-23 (greet.py, greet('Ann')): the
-# bundled model copied it into plans, code and reviews of other requests. A run echoes it when
-# any agent's output or tool call uses these words and the request does not.
+# The made-up task of the crew's prompt examples (greet.py, greet('Ann'); agents/roles.py and
+# agents/tool_calls.py): the bundled model copies it into plans, code and reviews of other
+# requests. A run echoes it when any agent's output or tool call uses these words and the request
+# does not. Change these words with the examples, or the share measures nothing.
 EXAMPLE_WORDS = ("greet", "Ann")
 
 

@@ -1,9 +1,13 @@
-"""bench.crew's count of runs that copy the made-up task of the crew's old prompt examples."""
+"""bench.crew's count of runs that copy the made-up task of the crew's prompt examples."""
 
 from __future__ import annotations
 
+import re
+
 from agents.events import AgentFinished, ReviewVerdict, ToolCallStarted
-from bench.crew import echoes_examples
+from agents.roles import crew_charter
+from agents.tool_calls import ToolSpec, tool_instructions
+from bench.crew import EXAMPLE_WORDS, echoes_examples
 
 
 def _coder_wrote(content: str) -> ToolCallStarted:
@@ -27,3 +31,11 @@ def test_a_request_that_asks_for_the_same_words_is_not_an_echo() -> None:
     request = 'Write greet.py with greet(name) returning "Hello, " + name; print greet("Ada").'
     assert not echoes_examples(request, [_coder_wrote("def greet(name):\n    return 'Hello, ' + name\n")])
     assert echoes_examples(request, [_coder_wrote("print(greet('Ann'))\n")])  # the name still is
+
+
+def test_the_counted_words_are_the_ones_the_prompt_examples_use() -> None:
+    # Otherwise a change to the examples leaves the share counting words nobody was shown.
+    write_file = ToolSpec("write_file", "Write a file.", {"type": "object", "properties": {"path": {}}})
+    charter = crew_charter(tool_instructions([write_file]))
+    for word in EXAMPLE_WORDS:
+        assert re.search(rf"\b{word}\b", charter), word
