@@ -383,6 +383,57 @@ def test_network_is_isolated_and_reported_truthfully(ws: Path) -> None:
     assert isolated.network_isolated is True
 
 
+@linux_only
+def test_the_program_writes_only_in_the_workspace(ws: Path, tmp_path: Path) -> None:
+    """Not elsewhere, not in git's hooks or the undo store, and it cannot see the IDE's processes."""
+    (ws / ".git" / "hooks").mkdir(parents=True)
+    (ws / ".localcrew").mkdir()
+    outside = tmp_path / "outside.txt"
+    shm = Path("/dev/shm") / f"localcrew-test-{uuid.uuid4().hex}"
+    shm.write_text("host")
+    rel = write(
+        ws,
+        "writer.py",
+        f"""
+        import os, tempfile
+        def attempt(path):
+            try:
+                with open(path, "w") as fh:
+                    fh.write("x")
+                return "wrote"
+            except OSError as exc:
+                return type(exc).__name__
+        print("workspace", attempt("made_here.txt"))
+        os.makedirs("pkg")
+        print("subfolder", attempt(os.path.join("pkg", "mod.py")))
+        print("tempfile", attempt(os.path.join(tempfile.gettempdir(), "scratch")))
+        print("outside", attempt({str(outside)!r}))
+        print("hook", attempt(".git/hooks/pre-commit"))
+        print("snapshot", attempt(".localcrew/tampered"))
+        print("host_shm", os.path.exists({str(shm)!r}), attempt("/dev/shm/mine"))
+        print("ide_visible", os.path.exists("/proc/{os.getpid()}/environ"))
+        """,
+    )
+    try:
+        result = run_python(ws, rel, limits=RunLimits(wall_s=10))
+    finally:
+        shm.unlink()
+    assert result.exit_code == 0, result.stderr_tail
+    said = dict(line.split(" ", 1) for line in result.stdout_tail.splitlines() if line.strip())
+    assert said["workspace"] == said["subfolder"] == said["tempfile"] == "wrote"
+    assert (ws / "made_here.txt").read_text() == "x"
+    if not sandbox_capabilities().filesystem_confined:
+        assert not EXPECT_NAMESPACES, f"a mount namespace should work here: {sandbox_capabilities().notes}"
+        pytest.skip("no mount namespace on this machine")
+    assert {"filesystem:mount-namespace", "proc:private"} <= set(result.enforced)
+    assert said["outside"] == said["hook"] == said["snapshot"] == "OSError"
+    assert not outside.exists() and not (ws / ".git/hooks/pre-commit").exists()
+    assert not (ws / ".localcrew" / "tampered").exists()
+    assert said["host_shm"] == "False wrote"  # a private, writable /dev/shm...
+    assert not Path("/dev/shm/mine").exists()  # ...that is gone with the run
+    assert said["ide_visible"] == "False"
+
+
 def test_pytest_passing_and_failing(ws: Path) -> None:
     write(ws, "calc.py", "def add(a, b):\n    return a + b\n")
     write(
@@ -464,7 +515,13 @@ def test_unprivileged_user_gets_userns_limits(marker: str) -> None:
             shutil.copy(REPO / "tools" / name, pkg / name)
         ws = base / "ws"
         ws.mkdir()
-        write(ws, "bomb.py", "import os\nopen('made_by_me', 'w').close()\nwhile True: os.fork()\n")
+        write(
+            ws,
+            "bomb.py",
+            "import os, contextlib\nopen('made_by_me', 'w').close()\n"
+            "with contextlib.suppress(OSError): open('../escaped', 'w').close()\n"
+            "while True: os.fork()\n",
+        )
         for path in [base, *base.rglob("*")]:
             os.chown(path, NOBODY, NOBODY)
         script = textwrap.dedent(
@@ -499,6 +556,8 @@ def test_unprivileged_user_gets_userns_limits(marker: str) -> None:
         assert "tree:pid-namespace" in report["enforced"]
         assert report["net"] is True
         assert (ws / "made_by_me").stat().st_uid == NOBODY
+        assert {"filesystem:mount-namespace", "proc:private"} <= set(report["enforced"])
+        assert not (base / "escaped").exists()  # base is nobody's too: only the mounts stop it
         assert survivors(marker) == []
     finally:
         shutil.rmtree(base, ignore_errors=True)

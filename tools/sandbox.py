@@ -17,6 +17,11 @@ How each limit is enforced on Linux, and why this way:
   hierarchy), which root can create. Both count threads too.
 - Network: a new network namespace (only loopback, brought up so the program can talk to itself).
   Root may create it directly; a normal user may inside the new user namespace.
+- Files: a new mount namespace where every mount is read-only except the workspace and the run's
+  own temporary home; inside the workspace, .git and .localcrew stay read-only too. /dev/shm and
+  /run are replaced by empty private tmpfs (shared memory and the sockets of other programs are
+  out of reach), and the program's init mounts a fresh /proc, so it sees only its own processes
+  (not the IDE's environment). Same namespace rules as the network: root, or a user namespace.
 - Memory: RLIMIT_AS on the program (and each child), so allocation fails with MemoryError.
 - Output: stdout/stderr are read incrementally by threads into bounded tails; once the total
   passes `output_bytes` the tree is killed.
@@ -54,6 +59,14 @@ IS_LINUX = sys.platform.startswith("linux")
 CLONE_NEWNET = 0x40000000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWUSER = 0x10000000
+CLONE_NEWNS = 0x00020000
+MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x2, 0x4, 0x8
+MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 0x40000
+SYS_MOUNT_SETATTR = 442  # the same number on every Linux architecture (added in 5.12)
+AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = -100, 0x8000, 0x1
+# Inside the workspace, still read-only to the program: git history (a planted hook would run at
+# the user's next commit, outside the sandbox) and LocalCrew's undo snapshots.
+PROTECTED_DIRS = (".git", ".localcrew")
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 SIOCGIFFLAGS = 0x8913
@@ -107,6 +120,7 @@ class SandboxCapabilities:
     memory_limit: bool
     process_limit: str | None  # "rlimit-nproc-in-userns", "cgroup-pids" or None
     network_isolation: bool
+    filesystem_confined: bool  # read-only outside the workspace, private /dev/shm, /run and /proc
     tree_kill: str  # "pid-namespace", "process-group" or "process"
     notes: tuple[str, ...]
 
@@ -149,6 +163,8 @@ def sandbox_capabilities() -> SandboxCapabilities:
         notes.append("no process-count limit: needs user namespaces (or root + pids cgroup)")
     if "network" not in got:
         notes.append("no network isolation: needs a network namespace")
+    if "filesystem" not in got:
+        notes.append("files outside the workspace are writable: needs a mount namespace")
     if got.get("tree") != "pid-namespace":
         notes.append("tree kill by process group only: a setsid() child could survive")
     return SandboxCapabilities(
@@ -158,6 +174,7 @@ def sandbox_capabilities() -> SandboxCapabilities:
         memory_limit="memory" in got,
         process_limit=got.get("processes") or None,
         network_isolation="network" in got,
+        filesystem_confined="filesystem" in got and "proc" in got,
         tree_kill=got.get("tree", "process"),
         notes=tuple(notes),
     )
@@ -353,8 +370,8 @@ def _run(root: Path, argv: list[str], limits: RunLimits, home: str, cgroup: str 
                 continue
             if "status" in item:
                 status = item["status"]
-            else:
-                report = item
+            else:  # the launcher's report, then what init adds to it
+                report = {**report, **item, "notes": report.get("notes", []) + item.get("notes", [])}
     if kill_reason is not None:
         exit_code = None
     elif status is not None:
@@ -431,6 +448,10 @@ def _enforced(report: dict, limits: RunLimits) -> tuple[str, ...]:
         items.append("processes:rlimit-nproc-in-userns")
     if report.get("netns"):
         items.append("network:netns")
+    if report.get("filesystem"):
+        items.append("filesystem:mount-namespace")
+    if report.get("private_proc"):
+        items.append("proc:private")
     if report.get("pidns"):
         items.append("tree:pid-namespace")
     elif os.name == "posix":
@@ -645,6 +666,12 @@ def _launcher_main(config: dict) -> None:
         if not config["network"] and unshare(CLONE_NEWNET, "net"):
             report["netns"] = True
             _loopback_up(report)
+        if unshare(CLONE_NEWNS, "mount"):
+            try:
+                report["filesystem"] = _confine_filesystem(libc, config, report)
+            except _HalfConfined as exc:
+                os.write(2, f"sandbox: cannot confine the program to the workspace: {exc}\n".encode())
+                os._exit(126)
         report["pidns"] = unshare(CLONE_NEWPID, "pid")
     if own_userns:
         # Counted per (user namespace, uid) since Linux 5.14: only the sandbox's own tasks.
@@ -660,9 +687,91 @@ def _launcher_main(config: dict) -> None:
 
     init = os.fork()
     if init == 0:
-        _init_main(config, libc, bool(report.get("pidns")))
+        _init_main(config, libc, bool(report.get("pidns")), bool(report.get("filesystem")))
     os.waitpid(init, 0)
     os._exit(0)
+
+
+def _mount(
+    libc, report: dict, source: str | None, target: str, fstype: str | None, flags: int, data: str = ""
+) -> bool:
+    import ctypes
+
+    args = [text.encode() if text else None for text in (source, target, fstype)]
+    if libc.mount(args[0], args[1], args[2], ctypes.c_ulong(flags), data.encode() if data else None) == 0:
+        return True
+    report["notes"].append(f"mount {target}: {os.strerror(ctypes.get_errno())}")
+    return False
+
+
+def _set_read_only(libc, report: dict, path: str, read_only: bool) -> bool:
+    """mount_setattr(2) on `path` and every mount below it, all or nothing (MS_REMOUNT is per mount)."""
+    import ctypes
+    import struct
+
+    # struct mount_attr {u64 attr_set, attr_clr, propagation, userns_fd}
+    flag_set, flag_clear = (MOUNT_ATTR_RDONLY, 0) if read_only else (0, MOUNT_ATTR_RDONLY)
+    attr = ctypes.create_string_buffer(struct.pack("QQQQ", flag_set, flag_clear, 0, 0), 32)
+    done = libc.syscall(
+        ctypes.c_long(SYS_MOUNT_SETATTR), ctypes.c_int(AT_FDCWD), path.encode(),
+        ctypes.c_uint(AT_RECURSIVE), attr, ctypes.c_size_t(32),
+    )  # fmt: skip
+    if done == 0:
+        return True
+    report["notes"].append(f"mount_setattr {path}: {os.strerror(ctypes.get_errno())}")
+    return False
+
+
+class _HalfConfined(Exception):
+    """Part of the filesystem became read-only but the rest could not be set up: do not run."""
+
+
+def _confine_filesystem(libc, config: dict, report: dict) -> bool:
+    """In a fresh mount namespace: all read-only but the workspace (the cwd) and the run's home.
+
+    False when nothing became read-only (the program then runs as before, and the report says so).
+    """
+    workspace, home = os.getcwd(), os.environ["HOME"]
+    writable = (workspace, home)
+
+    def bind(path: str) -> bool:  # makes the folder its own mount, to be set apart from the rest
+        return _mount(libc, report, path, path, None, MS_BIND | MS_REC)
+
+    # Private first, so nothing done here reaches the host's mounts; nothing is read-only yet.
+    if not (_mount(libc, report, None, "/", None, MS_REC | MS_PRIVATE) and all(map(bind, writable))):
+        return False
+    if not _set_read_only(libc, report, "/", True):  # all or nothing
+        return False
+    protected = [os.path.join(workspace, name) for name in PROTECTED_DIRS]
+    protected = [path for path in protected if os.path.isdir(path) and not os.path.islink(path)]
+    done = (
+        all(_set_read_only(libc, report, path, False) for path in writable)
+        and all(bind(path) and _set_read_only(libc, report, path, True) for path in protected)
+        and all(
+            _mount(libc, report, "tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, options)
+            for path, options in _hidden_mounts(config, writable).items()
+        )
+    )
+    if not done:
+        raise _HalfConfined("; ".join(report["notes"]))
+    os.chdir(workspace)  # the old cwd is the read-only folder underneath the new mount
+    return True
+
+
+def _hidden_mounts(config: dict, writable: tuple[str, ...]) -> dict[str, str]:
+    """Folders covered by an empty private tmpfs, and its options.
+
+    /dev/shm: the host's shared memory, and a place to fill RAM. /run: the sockets of other
+    programs (Docker, D-Bus); only without network, as /etc/resolv.conf often points into it.
+    """
+    hidden = {"/dev/shm": f"size={config.get('file_bytes') or 64 << 20},mode=1777"}
+    if not config["network"]:
+        hidden["/run"] = "size=64k,mode=755"
+    return {
+        path: options
+        for path, options in hidden.items()
+        if os.path.isdir(path) and not any(os.path.commonpath([path, w]) == path for w in writable)
+    }
 
 
 def _loopback_up(report: dict) -> None:
@@ -679,13 +788,21 @@ def _loopback_up(report: dict) -> None:
         report["notes"].append(f"loopback up: {exc}")
 
 
-def _init_main(config: dict, libc, in_pidns: bool) -> None:
+def _init_main(config: dict, libc, in_pidns: bool, own_mounts: bool) -> None:
     """Pid 1 of the sandbox: start the program, reap everything, report its status."""
     import resource
 
     status_fd = config["status_fd"]
     try:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if in_pidns and own_mounts:
+            # A /proc of this PID namespace: the program cannot read the IDE's /proc/<pid>/environ.
+            # Some containers refuse it (masked /proc paths); the run goes on and says so.
+            notes: list[str] = []
+            private = _mount(
+                libc, {"notes": notes}, "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC
+            )
+            os.write(status_fd, (json.dumps({"private_proc": private, "notes": notes}) + "\n").encode())
         if not in_pidns:
             libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # orphans come back to us
         program = os.fork()
