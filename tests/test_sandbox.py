@@ -453,6 +453,21 @@ def test_pytest_passing_and_failing(ws: Path) -> None:
     assert not (ws / "tests" / "__pycache__").exists()
 
 
+def test_pytest_reads_no_settings_or_conftest_from_above_the_workspace(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    write(tmp_path, "conftest.py", "print('conftest above the workspace ran')\n")
+    write(tmp_path, "pytest.ini", "[pytest]\naddopts = -s\n")  # would show the test's print
+    write(ws, "test_a.py", "def test_a():\n    print('printed by the test')\n")
+    alone = run_pytest(ws, limits=RunLimits(wall_s=30))
+    assert alone.exit_code == 0, alone.stdout_tail + alone.stderr_tail
+    shown = alone.stdout_tail + alone.stderr_tail
+    assert "conftest above" not in shown and "printed by the test" not in shown
+    write(ws, "pytest.ini", "[pytest]\naddopts = -s\n")  # the workspace's own settings do count
+    own = run_pytest(ws, limits=RunLimits(wall_s=30))
+    assert "printed by the test" in own.stdout_tail
+    assert "conftest above" not in own.stdout_tail + own.stderr_tail
+
+
 @linux_only
 def test_ide_crash_takes_the_sandbox_down(ws: Path, marker: str) -> None:
     write(ws, "hang.py", "import time\nopen('running', 'w').close()\nwhile True: time.sleep(1)\n")
