@@ -160,6 +160,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     state = IdeState(host, settings, notices)
 
     from gui.ide_page import build_ide_page, launch_kwargs
+    from gui.launch_guard import host_check_app_kwargs
 
     page = build_ide_page(state)
     print(f"LocalCrew on {url} — workspace {state.workspace}", flush=True)
@@ -173,6 +174,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         auth=auth,
         share=False,
         prevent_thread_lock=True,
+        app_kwargs=host_check_app_kwargs(args.host),
         **launch_kwargs(),
     )
     # Only now: loading the model and the embedding model on 2 cores slows Gradio's start a lot.

@@ -6,6 +6,7 @@ import errno
 import ipaddress
 import os
 import socket
+from typing import Any
 
 AUTH_ENV = "LOCALCREW_AUTH"
 
@@ -54,3 +55,54 @@ def ensure_port_free(host: str, port: int) -> None:
                     "Choose another with --port."
                 ) from exc
             raise LaunchError(f"Cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+
+
+# Names a browser may use for a server that listens on loopback only.
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def host_name(header: str) -> str:
+    """The name in a Host header, without its port: '[::1]:7860' -> '::1'."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].partition("]")[0]
+    return header.rpartition(":")[0] if header.count(":") == 1 else header
+
+
+class LoopbackHostOnly:
+    """ASGI middleware: refuse requests whose Host header does not name this machine.
+
+    A server on 127.0.0.1 without credentials is still reachable from any web page the user
+    opens: the page's own domain can be re-pointed at 127.0.0.1 (DNS rebinding) and then drive
+    the IDE, which runs code. Such requests carry that domain in their Host header.
+    """
+
+    def __init__(self, app: Any, allowed: frozenset[str]) -> None:
+        self.app, self.allowed = app, allowed
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            header = dict(scope.get("headers", [])).get(b"host", b"").decode("latin-1")
+            if host_name(header) not in self.allowed:
+                await _refuse(scope, send, header)
+                return
+        await self.app(scope, receive, send)
+
+
+async def _refuse(scope: dict[str, Any], send: Any, header: str) -> None:
+    if scope["type"] == "websocket":
+        await send({"type": "websocket.close", "code": 1008})
+        return
+    body = f"LocalCrew answers only as 127.0.0.1 or localhost, not as {header!r}.\n".encode()
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 400, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def host_check_app_kwargs(host: str) -> dict[str, Any]:
+    """Gradio's launch(app_kwargs=...): the host check on loopback; off it, credentials guard."""
+    if not is_loopback(host):
+        return {}
+    from starlette.middleware import Middleware
+
+    return {"middleware": [Middleware(LoopbackHostOnly, allowed=LOOPBACK_NAMES | {host_name(host)})]}

@@ -1,13 +1,16 @@
 """`python app.py` as a user runs it: doctor, bad input reported on the CLI and on the page."""
 
+import http.client
 import json
 import socket
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from gradio_client import Client
 
+from gui.launch_guard import host_name
 from tests.app_process import free_port, run_app, serve_app
 
 
@@ -87,3 +90,33 @@ def test_bad_model_is_reported_on_cli_and_page(tmp_path: Path, case: str) -> Non
             time.sleep(0.2)
         assert "error: " in app.log() and expected in app.log()
         assert app.process.poll() is None  # still up
+
+
+def _status_for_host(port: int, host: str, path: str = "/") -> tuple[int, str]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", path, headers={"Host": host})
+        response = connection.getresponse()
+        return response.status, response.read().decode(errors="replace")
+    finally:
+        connection.close()
+
+
+def test_the_loopback_server_answers_only_to_this_machines_names(tmp_path: Path) -> None:
+    """A page on another domain that re-points its name at 127.0.0.1 (DNS rebinding) is refused."""
+    with serve_app(tmp_path=tmp_path) as app:
+        port = urlsplit(app.url).port
+        assert port is not None
+        for name in (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}"):
+            assert _status_for_host(port, name)[0] == 200, name
+        for path in ("/", "/gradio_api/info"):
+            status, body = _status_for_host(port, f"attacker.example:{port}", path)
+            assert status == 400 and "127.0.0.1 or localhost" in body, (path, status)
+        assert _status_for_host(port, f"127.0.0.1.attacker.example:{port}")[0] == 400
+
+
+def test_host_names_are_read_without_their_port() -> None:
+    assert host_name("localhost:7860") == "localhost"
+    assert host_name("[::1]:7860") == "::1"
+    assert host_name("127.0.0.1") == "127.0.0.1"
+    assert host_name("Attacker.Example:80") == "attacker.example"
