@@ -38,12 +38,14 @@ def test_doctor_json_has_every_section() -> None:
     for term in ("output_head", "block_weights_total", "kv_cache_total", "compute_buffer_full", "cpu_total"):
         assert plan["terms"][term] > 0
     assert report["embedding_model"]["found"] is True
+    assert report["sandbox"]["time_limit"] is True and isinstance(report["sandbox"]["notes"], list)
 
 
 def test_doctor_text_and_options() -> None:
     result = run_app("doctor", "--n-ctx", "8192", "--kv-cache-type", "q8_0")
     assert result.returncode == 0
     assert "KV cache (q8_0, n_ctx 8192)" in result.stdout and "CPU" in result.stdout
+    assert "\nSandbox: time, output" in result.stdout
 
 
 def test_doctor_reports_a_bad_model_without_crashing(tmp_path: Path) -> None:

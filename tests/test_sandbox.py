@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.sandbox import RunLimits, run_pytest, run_python, sandbox_capabilities
+from tools.sandbox import RunLimits, SandboxCapabilities, run_pytest, run_python, sandbox_capabilities
 from tools.workspace_files import WorkspaceError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -511,6 +511,27 @@ def test_capabilities_match_what_runs_report(ws: Path) -> None:
     if EXPECT_PROCESS_LIMIT:
         expected = "cgroup-pids" if os.geteuid() == 0 else "rlimit-nproc-in-userns"
         assert caps.process_limit == expected
+
+
+def test_a_weaker_sandbox_is_said_and_a_full_one_is_not() -> None:
+    full = SandboxCapabilities("linux", True, True, True, "cgroup-pids", True, True, "pid-namespace", ())
+    assert full.warning() == "" and "missing" not in full.describe()
+    assert "files: workspace only" in full.describe()
+    weak = SandboxCapabilities(
+        "linux",
+        True,
+        True,
+        True,
+        None,
+        False,
+        False,
+        "process-group",
+        ("no network isolation: needs a netns",),
+    )
+    assert "no network isolation" in weak.warning()
+    assert "files: workspace only" not in weak.describe() and "  missing: no network" in weak.describe()
+    if EXPECT_NAMESPACES and EXPECT_PROCESS_LIMIT:  # this machine holds every limit: no warning
+        assert sandbox_capabilities().warning() == ""
 
 
 NOBODY = 65534

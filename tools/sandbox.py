@@ -124,6 +124,18 @@ class SandboxCapabilities:
     tree_kill: str  # "pid-namespace", "process-group" or "process"
     notes: tuple[str, ...]
 
+    def describe(self) -> str:
+        """For `doctor`: what holds here, then what does not."""
+        held = ["time", "output"] + ["memory"] * self.memory_limit
+        held += [f"processes ({self.process_limit})"] * bool(self.process_limit)
+        held += ["no network"] * self.network_isolation + ["files: workspace only"] * self.filesystem_confined
+        held.append(f"tree kill ({self.tree_kill})")
+        return "\n".join([f"Sandbox: {', '.join(held)}", *(f"  missing: {note}" for note in self.notes)])
+
+    def warning(self) -> str:
+        """One line for the IDE's page where generated code runs with less than every limit; else ''."""
+        return f"Generated code runs with weaker limits here: {'; '.join(self.notes)}." if self.notes else ""
+
 
 # -- public entry points ---------------------------------------------------------------------
 
