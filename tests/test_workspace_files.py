@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tools.workspace_files import WorkspaceError, WorkspaceFiles, unified_diff
+from tools.workspace_files import DIFF_LIMIT_BYTES, WorkspaceError, WorkspaceFiles, unified_diff
 
 
 @pytest.fixture
@@ -130,6 +130,17 @@ def test_write_creates_then_modifies_with_old_content(ws: WorkspaceFiles) -> Non
     assert (ws.root / "pkg/sub/mod.py").read_text() == "x = 2\n"
     assert "-x = 1\n+x = 2\n" in second.diff()
     assert [p.name for p in (ws.root / "pkg/sub").iterdir()] == ["mod.py"]  # no temp left
+
+
+def test_replacing_a_huge_file_is_not_read_back_for_its_diff(ws: WorkspaceFiles) -> None:
+    big = "0123456789\n" * (DIFF_LIMIT_BYTES // 11 * 4)  # four times the limit
+    (ws.root / "data.txt").write_text(big)
+    result = ws.write_text("data.txt", "small\n")
+    assert not result.created and result.action == "modified" and result.old_content is None
+    assert (ws.root / "data.txt").read_text() == "small\n"
+    assert len(result.diff()) < 200 and f"{len(big):,} bytes replaced by 6" in result.diff()
+    at_limit = ws.write_text("data.txt", "x\n" * 10)  # a small file still gets its real diff
+    assert "-small\n" in at_limit.diff()
 
 
 def test_write_counts_utf8_bytes_and_keeps_mode(ws: WorkspaceFiles) -> None:

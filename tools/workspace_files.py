@@ -61,15 +61,26 @@ class WriteResult:
     path: Path  # absolute path that was written
     bytes_written: int
     created: bool  # True: the file did not exist before; False: it was modified
-    old_content: str | None  # previous text (None when created), for diffs
+    old_content: str | None  # previous text (None when created or too big to compare), for diffs
     new_content: str
+    old_size: int = 0  # bytes the replaced file had
 
     @property
     def action(self) -> str:
         return "created" if self.created else "modified"
 
     def diff(self) -> str:
+        if not self.created and (self.old_content is None or len(self.new_content) > DIFF_LIMIT_BYTES):
+            return (
+                f"--- a/{self.rel}\n+++ b/{self.rel}\n"
+                f"(not compared: {self.old_size:,} bytes replaced by {self.bytes_written:,})\n"
+            )
         return unified_diff(self.rel, self.old_content, self.new_content)
+
+
+# Above this a replaced file is not read back for a diff: a data file of gigabytes would otherwise
+# be read into memory, compared line by line and sent to the page.
+DIFF_LIMIT_BYTES = 512 * 1024
 
 
 def unified_diff(rel: str, old: str | None, new: str | None) -> str:
@@ -276,9 +287,11 @@ class WorkspaceFiles:
             raise WorkspaceError(f"cannot write {rel!r}: it is a directory")
         old_content: str | None = None
         old_mode: int | None = None
-        if path.exists():
-            old_bytes = path.read_bytes()
-            old_content = old_bytes.decode("utf-8", errors="replace")
+        existed = path.exists()
+        old_size = path.stat().st_size if existed else 0
+        if existed:
+            if old_size <= DIFF_LIMIT_BYTES:
+                old_content = path.read_bytes().decode("utf-8", errors="replace")
             old_mode = stat.S_IMODE(path.stat().st_mode)
         if self.before_write is not None:
             self.before_write(path)
@@ -298,7 +311,7 @@ class WorkspaceFiles:
                 os.unlink(tmp)
             raise
         fsync_dir(path.parent)
-        return WriteResult(shown, path, len(data), old_content is None, old_content, content)
+        return WriteResult(shown, path, len(data), not existed, old_content, content, old_size)
 
     def delete(self, rel: str) -> None:
         """Delete a file (or an empty directory)."""
