@@ -132,6 +132,16 @@ def test_write_creates_then_modifies_with_old_content(ws: WorkspaceFiles) -> Non
     assert [p.name for p in (ws.root / "pkg/sub").iterdir()] == ["mod.py"]  # no temp left
 
 
+def test_an_overlong_name_or_a_symlink_loop_is_a_workspace_error(ws: WorkspaceFiles) -> None:
+    os.symlink("loop_b", ws.root / "loop_a")
+    os.symlink("loop_a", ws.root / "loop_b")
+    for rel in ("x" * 300 + ".py", "loop_a/file.py", "loop_a"):
+        with pytest.raises(WorkspaceError):
+            ws.write_text(rel, "x = 1\n")
+        with pytest.raises(WorkspaceError):
+            ws.read_text(rel)
+
+
 def test_replacing_a_huge_file_is_not_read_back_for_its_diff(ws: WorkspaceFiles) -> None:
     big = "0123456789\n" * (DIFF_LIMIT_BYTES // 11 * 4)  # four times the limit
     (ws.root / "data.txt").write_text(big)

@@ -150,6 +150,12 @@ class WorkspaceFiles:
 
     def resolve(self, rel: str) -> Path:
         """The real absolute path for `rel`, or WorkspaceError if it is not safely inside."""
+        try:
+            return self._resolve(rel)
+        except OSError as exc:  # a name too long, a symlink loop: the same kind of error as the rest
+            raise WorkspaceError(f"path {str(rel)[:200]!r}: {exc.strerror or exc}") from None
+
+    def _resolve(self, rel: str) -> Path:
         parts = self._lexical_parts(rel)
         root = str(self.root)
         current = root
