@@ -385,12 +385,16 @@ def test_network_is_isolated_and_reported_truthfully(ws: Path) -> None:
 
 @linux_only
 def test_the_program_writes_only_in_the_workspace(ws: Path, tmp_path: Path) -> None:
-    """Not elsewhere, not in git's hooks or the undo store, and it cannot see the IDE's processes."""
+    """Not elsewhere, not in git's hooks or the undo store; no other program's sockets or processes."""
     (ws / ".git" / "hooks").mkdir(parents=True)
     (ws / ".localcrew").mkdir()
     outside = tmp_path / "outside.txt"
     shm = Path("/dev/shm") / f"localcrew-test-{uuid.uuid4().hex}"
     shm.write_text("host")
+    host_socket = f"/tmp/localcrew-test-{uuid.uuid4().hex[:12]}.sock"  # like X11's or ssh-agent's
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(host_socket)
+    listener.listen()
     rel = write(
         ws,
         "writer.py",
@@ -412,12 +416,20 @@ def test_the_program_writes_only_in_the_workspace(ws: Path, tmp_path: Path) -> N
         print("snapshot", attempt(".localcrew/tampered"))
         print("host_shm", os.path.exists({str(shm)!r}), attempt("/dev/shm/mine"))
         print("ide_visible", os.path.exists("/proc/{os.getpid()}/environ"))
+        import socket
+        try:
+            socket.socket(socket.AF_UNIX).connect({host_socket!r})
+            print("host_socket connected")
+        except OSError as exc:
+            print("host_socket", type(exc).__name__)
         """,
     )
     try:
         result = run_python(ws, rel, limits=RunLimits(wall_s=10))
     finally:
         shm.unlink()
+        listener.close()
+        os.unlink(host_socket)
     assert result.exit_code == 0, result.stderr_tail
     said = dict(line.split(" ", 1) for line in result.stdout_tail.splitlines() if line.strip())
     assert said["workspace"] == said["subfolder"] == said["tempfile"] == "wrote"
@@ -432,6 +444,7 @@ def test_the_program_writes_only_in_the_workspace(ws: Path, tmp_path: Path) -> N
     assert said["host_shm"] == "False wrote"  # a private, writable /dev/shm...
     assert not Path("/dev/shm/mine").exists()  # ...that is gone with the run
     assert said["ide_visible"] == "False"
+    assert said["host_socket"] == "FileNotFoundError"  # /tmp is the sandbox's own, empty
 
 
 def test_pytest_passing_and_failing(ws: Path) -> None:

@@ -18,10 +18,12 @@ How each limit is enforced on Linux, and why this way:
 - Network: a new network namespace (only loopback, brought up so the program can talk to itself).
   Root may create it directly; a normal user may inside the new user namespace.
 - Files: a new mount namespace where every mount is read-only except the workspace and the run's
-  own temporary home; inside the workspace, .git and .localcrew stay read-only too. /dev/shm and
-  /run are replaced by empty private tmpfs (shared memory and the sockets of other programs are
-  out of reach), and the program's init mounts a fresh /proc, so it sees only its own processes
-  (not the IDE's environment). Same namespace rules as the network: root, or a user namespace.
+  own temporary home; inside the workspace, .git and .localcrew stay read-only too. /tmp,
+  /dev/shm and /run are replaced by empty private tmpfs (shared memory and the sockets of other
+  programs, such as X11's and ssh-agent's, are out of reach; a workspace or Python under /tmp is
+  bound back in place), and the program's init mounts a fresh /proc, so it sees only its own
+  processes (not the IDE's environment). Same namespace rules as the network: root, or a user
+  namespace.
 - Memory: RLIMIT_AS on the program (and each child), so allocation fails with MemoryError.
 - Output: stdout/stderr are read incrementally by threads into bounded tails; once the total
   passes `output_bytes` the tree is killed.
@@ -763,6 +765,10 @@ def _confine_filesystem(libc, config: dict, report: dict) -> bool:
     # Private first, so nothing done here reaches the host's mounts; nothing is read-only yet.
     if not (_mount(libc, report, None, "/", None, MS_REC | MS_PRIVATE) and all(map(bind, writable))):
         return False
+    # /tmp holds other programs' sockets (X11, ssh-agent), which no read-only mount keeps closed.
+    keep = [*writable, sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
+    if not _cover_keeping(libc, report, "/tmp", keep, config.get("file_bytes") or 64 << 20):
+        raise _HalfConfined("; ".join(report["notes"]))
     if not _set_read_only(libc, report, "/", True):  # all or nothing
         return False
     protected = [os.path.join(workspace, name) for name in PROTECTED_DIRS]
@@ -779,6 +785,35 @@ def _confine_filesystem(libc, config: dict, report: dict) -> bool:
         raise _HalfConfined("; ".join(report["notes"]))
     os.chdir(workspace)  # the old cwd is the read-only folder underneath the new mount
     return True
+
+
+def _cover_keeping(libc, report: dict, folder: str, keep: list[str], size: int) -> bool:
+    """An empty private tmpfs over `folder`, with the `keep` paths inside it bound back in place.
+
+    True when done or when there was nothing to cover; False once the cover was attempted and the
+    run cannot go on as it was (a workspace or Python under /tmp would be gone).
+    """
+    if not os.path.isdir(folder) or os.path.islink(folder):
+        return True
+    inside = sorted(
+        {os.path.realpath(p) for p in keep if os.path.commonpath([folder, os.path.realpath(p)]) == folder}
+    )
+    outermost = [p for p in inside if not any(p != q and os.path.commonpath([p, q]) == q for q in inside)]
+    if folder in outermost:  # the whole folder is needed (a workspace at /tmp itself): leave it
+        return True
+    # Opened before the cover: the only way back to what it hides.
+    handles = [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in outermost]
+    try:
+        if not _mount(libc, report, "tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777"):
+            return False
+        for path, handle in handles:
+            os.makedirs(path, exist_ok=True)
+            if not _mount(libc, report, f"/proc/self/fd/{handle}", path, None, MS_BIND | MS_REC):
+                return False
+        return True
+    finally:
+        for _path, handle in handles:
+            os.close(handle)
 
 
 def _hidden_mounts(config: dict, writable: tuple[str, ...]) -> dict[str, str]:
