@@ -767,8 +767,7 @@ def _confine_filesystem(libc, config: dict, report: dict) -> bool:
         return False
     # /tmp holds other programs' sockets (X11, ssh-agent), which no read-only mount keeps closed.
     keep = [*writable, sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
-    if not _cover_keeping(libc, report, "/tmp", keep, config.get("file_bytes") or 64 << 20):
-        raise _HalfConfined("; ".join(report["notes"]))
+    _cover_keeping(libc, report, "/tmp", keep, config.get("file_bytes") or 64 << 20)
     if not _set_read_only(libc, report, "/", True):  # all or nothing
         return False
     protected = [os.path.join(workspace, name) for name in PROTECTED_DIRS]
@@ -790,27 +789,34 @@ def _confine_filesystem(libc, config: dict, report: dict) -> bool:
 def _cover_keeping(libc, report: dict, folder: str, keep: list[str], size: int) -> bool:
     """An empty private tmpfs over `folder`, with the `keep` paths inside it bound back in place.
 
-    True when done or when there was nothing to cover; False once the cover was attempted and the
-    run cannot go on as it was (a workspace or Python under /tmp would be gone).
+    False, with a note, where it could not be covered (then nothing changed); _HalfConfined where a
+    kept path could not be bound back (a workspace or Python under /tmp would be gone).
     """
     if not os.path.isdir(folder) or os.path.islink(folder):
-        return True
-    inside = sorted(
-        {os.path.realpath(p) for p in keep if os.path.commonpath([folder, os.path.realpath(p)]) == folder}
-    )
+        return False
+    inside = {os.path.realpath(p) for p in keep}
+    inside = {p for p in inside if os.path.commonpath([folder, p]) == folder}
     outermost = [p for p in inside if not any(p != q and os.path.commonpath([p, q]) == q for q in inside)]
     if folder in outermost:  # the whole folder is needed (a workspace at /tmp itself): leave it
-        return True
-    # Opened before the cover: the only way back to what it hides.
-    handles = [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in outermost]
+        report["notes"].append(f"{folder} left as it is: the workspace or Python is {folder} itself")
+        return False
+    handles: list[tuple[str, int]] = []
     try:
+        # Opened before the cover: the only way back to what it hides.
+        for path in outermost:
+            handles.append((path, os.open(path, os.O_PATH | os.O_DIRECTORY)))
         if not _mount(libc, report, "tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777"):
             return False
         for path, handle in handles:
             os.makedirs(path, exist_ok=True)
             if not _mount(libc, report, f"/proc/self/fd/{handle}", path, None, MS_BIND | MS_REC):
-                return False
+                raise _HalfConfined("; ".join(report["notes"]))
         return True
+    except OSError as exc:
+        if len(handles) == len(outermost):  # the cover is in place: what it hides is gone
+            raise _HalfConfined(f"{folder}: {exc}") from None
+        report["notes"].append(f"{folder} left as it is: {exc}")
+        return False
     finally:
         for _path, handle in handles:
             os.close(handle)
