@@ -447,6 +447,28 @@ def test_the_program_writes_only_in_the_workspace(ws: Path, tmp_path: Path) -> N
     assert said["host_socket"] == "FileNotFoundError"  # /tmp is the sandbox's own, empty
 
 
+@linux_only
+def test_a_python_under_tmp_still_runs_the_program(tmp_path: Path, ws: Path) -> None:
+    """/tmp is covered by the sandbox's own tmpfs; a venv there (a clone in /tmp) is bound back."""
+    venv = tmp_path / "venv"
+    base = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=60)
+    write(ws, "p.py", "import sys\nprint('ran on', sys.prefix)\n")
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from pathlib import Path;"
+        "from tools.sandbox import run_python; r = run_python(Path(sys.argv[2]), 'p.py');"
+        "print(r.exit_code, r.enforced, r.stdout_tail, r.stderr_tail)"
+    )
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", script, str(REPO), str(ws)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("0 ") and f"ran on {venv}" in done.stdout, done.stdout
+
+
 def test_pytest_passing_and_failing(ws: Path) -> None:
     write(ws, "calc.py", "def add(a, b):\n    return a + b\n")
     write(

@@ -305,6 +305,9 @@ def _run(root: Path, argv: list[str], limits: RunLimits, home: str, cgroup: str 
             "cgroup": cgroup,
             "status_fd": status_w,
             "parent_pid": os.getpid(),
+            # Where the program's Python lives (a venv under /tmp must stay reachable). Read here:
+            # the launcher runs with -S, where a venv's sys.prefix is not set yet (Python 3.11).
+            "python": [sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))],
         }
         launch = [sys.executable, "-I", "-S", os.path.abspath(__file__), "--launch"]
         proc = subprocess.Popen(
@@ -766,8 +769,7 @@ def _confine_filesystem(libc, config: dict, report: dict) -> bool:
     if not (_mount(libc, report, None, "/", None, MS_REC | MS_PRIVATE) and all(map(bind, writable))):
         return False
     # /tmp holds other programs' sockets (X11, ssh-agent), which no read-only mount keeps closed.
-    keep = [*writable, sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
-    _cover_keeping(libc, report, "/tmp", keep, config.get("file_bytes") or 64 << 20)
+    _cover_keeping(libc, report, "/tmp", [*writable, *config["python"]], config.get("file_bytes") or 64 << 20)
     if not _set_read_only(libc, report, "/", True):  # all or nothing
         return False
     protected = [os.path.join(workspace, name) for name in PROTECTED_DIRS]
