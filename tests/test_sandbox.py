@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import resource
 import shutil
 import signal
@@ -67,6 +68,7 @@ def pids_cgroup_writable() -> bool:
 
 
 IS_LINUX = sys.platform.startswith("linux")
+USER_HOME = Path(pwd.getpwuid(os.getuid()).pw_dir) if IS_LINUX else Path.home()
 # What this machine must provide; where it does, a missing mechanism is a failure, not a skip.
 EXPECT_NAMESPACES = IS_LINUX and (os.geteuid() == 0 or userns_available())
 EXPECT_PROCESS_LIMIT = IS_LINUX and (pids_cgroup_writable() if os.geteuid() == 0 else userns_available())
@@ -391,6 +393,8 @@ def test_the_program_writes_only_in_the_workspace(ws: Path, tmp_path: Path) -> N
     outside = tmp_path / "outside.txt"
     shm = Path("/dev/shm") / f"localcrew-test-{uuid.uuid4().hex}"
     shm.write_text("host")
+    home_secret = USER_HOME / f".localcrew-test-{uuid.uuid4().hex}"  # like ~/.ssh/id_ed25519
+    home_secret.write_text("secret")
     host_socket = f"/tmp/localcrew-test-{uuid.uuid4().hex[:12]}.sock"  # like X11's or ssh-agent's
     listener = socket.socket(socket.AF_UNIX)
     listener.bind(host_socket)
@@ -416,6 +420,7 @@ def test_the_program_writes_only_in_the_workspace(ws: Path, tmp_path: Path) -> N
         print("snapshot", attempt(".localcrew/tampered"))
         print("host_shm", os.path.exists({str(shm)!r}), attempt("/dev/shm/mine"))
         print("ide_visible", os.path.exists("/proc/{os.getpid()}/environ"))
+        print("home_secret", os.path.exists({str(home_secret)!r}))
         import socket
         try:
             socket.socket(socket.AF_UNIX).connect({host_socket!r})
@@ -428,6 +433,7 @@ def test_the_program_writes_only_in_the_workspace(ws: Path, tmp_path: Path) -> N
         result = run_python(ws, rel, limits=RunLimits(wall_s=10))
     finally:
         shm.unlink()
+        home_secret.unlink()
         listener.close()
         os.unlink(host_socket)
     assert result.exit_code == 0, result.stderr_tail
@@ -445,26 +451,33 @@ def test_the_program_writes_only_in_the_workspace(ws: Path, tmp_path: Path) -> N
     assert not Path("/dev/shm/mine").exists()  # ...that is gone with the run
     assert said["ide_visible"] == "False"
     assert said["host_socket"] == "FileNotFoundError"  # /tmp is the sandbox's own, empty
+    assert said["home_secret"] == "False"  # and so is the user's home
 
 
 @linux_only
-def test_a_python_under_tmp_still_runs_the_program(tmp_path: Path, ws: Path) -> None:
-    """/tmp is covered by the sandbox's own tmpfs; a venv there (a clone in /tmp) is bound back."""
-    venv = tmp_path / "venv"
-    base = getattr(sys, "_base_executable", sys.executable)
-    subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=60)
-    write(ws, "p.py", "import sys\nprint('ran on', sys.prefix)\n")
-    script = (
-        "import sys; sys.path.insert(0, sys.argv[1]); from pathlib import Path;"
-        "from tools.sandbox import run_python; r = run_python(Path(sys.argv[2]), 'p.py');"
-        "print(r.exit_code, r.enforced, r.stdout_tail, r.stderr_tail)"
-    )
-    done = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", script, str(REPO), str(ws)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+@pytest.mark.parametrize("under", ["tmp", "home"])
+def test_a_python_under_tmp_or_home_still_runs_the_program(tmp_path: Path, ws: Path, under: str) -> None:
+    """/tmp and the home are covered by the sandbox's own tmpfs; a venv there (a clone) is bound back."""
+    folder = tmp_path if under == "tmp" else Path(tempfile.mkdtemp(prefix=".localcrew-test-", dir=USER_HOME))
+    try:
+        venv = folder / "venv"
+        base = getattr(sys, "_base_executable", sys.executable)
+        subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=60)
+        write(ws, "p.py", "import sys\nprint('ran on', sys.prefix)\n")
+        script = (
+            "import sys; sys.path.insert(0, sys.argv[1]); from pathlib import Path;"
+            "from tools.sandbox import run_python; r = run_python(Path(sys.argv[2]), 'p.py');"
+            "print(r.exit_code, r.enforced, r.stdout_tail, r.stderr_tail)"
+        )
+        done = subprocess.run(
+            [str(venv / "bin" / "python"), "-c", script, str(REPO), str(ws)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        if folder != tmp_path:
+            shutil.rmtree(folder, ignore_errors=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("0 ") and f"ran on {venv}" in done.stdout, done.stdout
 

@@ -19,11 +19,11 @@ How each limit is enforced on Linux, and why this way:
   Root may create it directly; a normal user may inside the new user namespace.
 - Files: a new mount namespace where every mount is read-only except the workspace and the run's
   own temporary home; inside the workspace, .git and .localcrew stay read-only too. /tmp,
-  /dev/shm and /run are replaced by empty private tmpfs (shared memory and the sockets of other
-  programs, such as X11's and ssh-agent's, are out of reach; a workspace or Python under /tmp is
-  bound back in place), and the program's init mounts a fresh /proc, so it sees only its own
-  processes (not the IDE's environment). Same namespace rules as the network: root, or a user
-  namespace.
+  /dev/shm, /run and the user's home are replaced by empty private tmpfs (shared memory, the
+  sockets of other programs such as X11's and ssh-agent's, and the keys and tokens in the home
+  are out of reach; a workspace or Python inside /tmp or the home is bound back in place), and the
+  program's init mounts a fresh /proc, so it sees only its own processes (not the IDE's
+  environment). Same namespace rules as the network: root, or a user namespace.
 - Memory: RLIMIT_AS on the program (and each child), so allocation fails with MemoryError.
 - Output: stdout/stderr are read incrementally by threads into bounded tails; once the total
   passes `output_bytes` the tree is killed.
@@ -247,6 +247,17 @@ def _confine(workspace: Path, rel: str) -> tuple[Path, Path]:
     return files.root, path
 
 
+def _user_home() -> str | None:
+    """The real home folder of the user running the IDE, to hide from the program; None if none."""
+    import pwd
+
+    try:
+        home = os.path.realpath(pwd.getpwuid(os.getuid()).pw_dir)
+    except (KeyError, OSError):
+        return None
+    return home if home != "/" and os.path.isdir(home) else None
+
+
 def _clean_env(home: str) -> dict[str, str]:
     # Nothing from the parent: no API keys, tokens or proxies; the venv's bin first on PATH.
     bin_dir = os.path.dirname(sys.executable)
@@ -308,6 +319,7 @@ def _run(root: Path, argv: list[str], limits: RunLimits, home: str, cgroup: str 
             # Where the program's Python lives (a venv under /tmp must stay reachable). Read here:
             # the launcher runs with -S, where a venv's sys.prefix is not set yet (Python 3.11).
             "python": [sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))],
+            "user_home": _user_home(),
         }
         launch = [sys.executable, "-I", "-S", os.path.abspath(__file__), "--launch"]
         proc = subprocess.Popen(
@@ -768,8 +780,12 @@ def _confine_filesystem(libc, config: dict, report: dict) -> bool:
     # Private first, so nothing done here reaches the host's mounts; nothing is read-only yet.
     if not (_mount(libc, report, None, "/", None, MS_REC | MS_PRIVATE) and all(map(bind, writable))):
         return False
+    keep = [*writable, *config["python"]]
     # /tmp holds other programs' sockets (X11, ssh-agent), which no read-only mount keeps closed.
-    _cover_keeping(libc, report, "/tmp", [*writable, *config["python"]], config.get("file_bytes") or 64 << 20)
+    _cover_keeping(libc, report, "/tmp", keep, config.get("file_bytes") or 64 << 20)
+    # The user's home holds keys and tokens (~/.ssh, browser profiles) that read-only leaves readable.
+    if config.get("user_home"):
+        _cover_keeping(libc, report, config["user_home"], keep, 1 << 20)
     if not _set_read_only(libc, report, "/", True):  # all or nothing
         return False
     protected = [os.path.join(workspace, name) for name in PROTECTED_DIRS]
