@@ -769,7 +769,7 @@ class _HalfConfined(Exception):
 def _confine_filesystem(libc, config: dict, report: dict) -> bool:
     """In a fresh mount namespace: all read-only but the workspace (the cwd) and the run's home.
 
-    False when nothing became read-only (the program then runs as before, and the report says so).
+    False when nothing became read-only (the run goes on without it, and the report says so).
     """
     workspace, home = os.getcwd(), os.environ["HOME"]
     writable = (workspace, home)
