@@ -293,12 +293,12 @@ class WorkspaceFiles:
             raise WorkspaceError(f"cannot write {rel!r}: it is a directory")
         old_content: str | None = None
         old_mode: int | None = None
-        existed = path.exists()
-        old_size = path.stat().st_size if existed else 0
-        if existed:
+        old_stat = path.stat() if path.exists() else None
+        existed, old_size = old_stat is not None, old_stat.st_size if old_stat else 0
+        if old_stat is not None:
             if old_size <= DIFF_LIMIT_BYTES:
                 old_content = path.read_bytes().decode("utf-8", errors="replace")
-            old_mode = stat.S_IMODE(path.stat().st_mode)
+            old_mode = stat.S_IMODE(old_stat.st_mode)
         if self.before_write is not None:
             self.before_write(path)
         self._make_parents(path, rel)
