@@ -217,7 +217,11 @@ class LocalLLM(BaseLLM):
             if call.is_final:
                 return str(call.arguments.get("text", "")).strip() or "Done."
             if self._repeats_last_call(chat, call.name, call.arguments):
-                # Small models loop on the call they just made; treat the repeat as "done".
+                # Small models loop on the call they just made; treat the repeat as "done", and say
+                # so: the streamed reply shows the call twice, though it ran once.
+                self._emit(Notice(level="info", message=(
+                    f"The {self.agent_name} repeated its last {call.name} call word for word; "
+                    "it was not run again, and the step ends here.")))  # fmt: skip
                 return f"Done: {call.name} {json.dumps(call.arguments)[:200]} was already carried out."
             return self._as_tool_call(call, text)
         return f"The {self.agent_name} could not produce a valid tool call after {MAX_TOOL_ATTEMPTS} tries."

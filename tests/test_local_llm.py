@@ -7,7 +7,7 @@ import pytest
 
 import agents.crewai_setup  # noqa: F401
 from agents.crew_tools import WriteArgs
-from agents.events import EventBus, TokenChunk, ToolCallFailed
+from agents.events import EventBus, Notice, TokenChunk, ToolCallFailed
 from agents.local_llm import LocalLLM
 from agents.roles import VERDICT_SCHEMA
 from models.engine import Engine, GenerationSettings
@@ -63,6 +63,29 @@ def test_malformed_calls_become_observations_not_errors(engine: Engine) -> None:
     failures = [e for e in bus.history if isinstance(e, ToolCallFailed)]
     assert isinstance(result, str) and "could not produce a valid tool call" in result
     assert len(failures) == 3 and all("cut off" in f.error or "not valid JSON" in f.error for f in failures)
+
+
+# One possible call only (each argument an enum), so the model's second turn can only repeat it
+# or finish; at temperature 0 the bundled model repeats it, as small models do in the app's crew.
+ONE_CALL_TOOL = {"type": "function", "function": {"name": "write_file", "description": "Write a whole file.",
+                 "parameters": {"type": "object", "required": ["path", "content"], "properties": {
+                     "path": {"type": "string", "enum": ["hello.py"]},
+                     "content": {"type": "string", "enum": ["print('hello')\\n"]}}}}}  # fmt: skip
+
+
+def test_a_repeated_call_is_not_run_again_and_says_so(engine: Engine) -> None:
+    bus = EventBus()
+    llm = _llm(engine, tool_required_first=True, bus=bus, agent_name="coder")
+    first = llm.call(ASK, tools=[ONE_CALL_TOOL])
+    assert isinstance(first, list) and first[0]["function"]["name"] == "write_file"
+    result = llm.call(ASK + [
+        {"role": "assistant", "content": None, "tool_calls": first},
+        {"role": "tool", "tool_call_id": first[0]["id"], "name": "write_file", "content": "created hello.py"},
+    ], tools=[ONE_CALL_TOOL])  # fmt: skip
+    assert isinstance(result, str) and "already carried out" in result  # no second tool call
+    notices = [e for e in bus.history if isinstance(e, Notice)]
+    assert len(notices) == 1 and notices[0].level == "info"
+    assert "coder repeated its last write_file call" in notices[0].message
 
 
 def test_structured_answer_follows_the_schema(engine: Engine) -> None:
