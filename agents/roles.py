@@ -158,11 +158,26 @@ def parse_plan(raw: str) -> Plan:
 
 
 def parse_verdict(raw: str) -> Verdict:
+    """The reviewer's JSON; a fix that only repeats the charter's example fix is left out.
+
+    The bundled model copies VERDICT_EXAMPLE's fix into reviews of other requests; passed on, it
+    sends the coder after a greet.py nobody asked for.
+    """
     try:
         data = json.loads(raw, strict=False)
-        return Verdict(bool(data.get("approved")), [str(f) for f in data.get("fixes", []) if str(f).strip()])
+        fixes = [str(f) for f in data.get("fixes", []) if str(f).strip()]
+        return Verdict(bool(data.get("approved")), [f for f in fixes if not is_example_fix(f)])
     except (json.JSONDecodeError, AttributeError):
         return Verdict(False, ["The review could not be read; check the run output and fix any error."])
+
+
+def is_example_fix(fix: str) -> bool:
+    """True for VERDICT_EXAMPLE's own fix, whatever its case, spacing or closing punctuation."""
+    return _plain(fix) in {_plain(f) for f in json.loads(VERDICT_EXAMPLE)["fixes"]}
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.casefold().split()).rstrip(".!")
 
 
 PLAN_EXAMPLE = (
