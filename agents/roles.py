@@ -150,8 +150,9 @@ def asks_for_output(request: str) -> bool:
 def parse_plan(raw: str) -> Plan:
     try:
         data = json.loads(raw, strict=False)
-        steps = [str(s).strip() for s in data.get("steps", []) if str(s).strip()]
-        files = [str(f).strip() for f in data.get("files", []) if str(f).strip()]
+        # dict.fromkeys: the small model often lists one step or file several times over.
+        steps = list(dict.fromkeys(str(s).strip() for s in data.get("steps", []) if str(s).strip()))
+        files = list(dict.fromkeys(str(f).strip() for f in data.get("files", []) if str(f).strip()))
     except (json.JSONDecodeError, AttributeError):
         return Plan([raw.strip()[:500] or "Do what the request asks."], [], raw)
     return Plan(steps or ["Do what the request asks."], files, raw)
