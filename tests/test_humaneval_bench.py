@@ -163,7 +163,7 @@ def test_hidden_tests_never_reach_a_prompt(
 ) -> None:
     seen = _recording(engine, monkeypatch)
     problem = problems[0]
-    crew = solve_crew(engine, problem, GEN, TINY, rounds=5, branches=2)
+    crew = solve_crew(engine, problem, GEN, TINY, rounds=6, branches=2)
     steps = [step["step"] for step in crew.steps]
     every_round = [
         ["coder 1", "checks 1"],
@@ -171,6 +171,7 @@ def test_hidden_tests_never_reach_a_prompt(
         ["planner", "coder 3", "checks 3"],
         ["reviewer", "coder 4", "checks 4"],
         ["coder 5", "checks 5"],
+        ["coder 6.1", "checks 6.1", "coder 6.2", "checks 6.2"],
     ]
     expected = sum(every_round[: crew.rounds], [])
     assert steps == expected[: len(steps)] and steps[-1].startswith("checks")
@@ -184,6 +185,16 @@ def test_hidden_tests_never_reach_a_prompt(
         first_checks = crew.steps[steps.index("checks 1")]["reply"].splitlines()[0]
         assert first_checks in seen[calls.index("reviewer")]
         assert first_checks in seen[calls.index("coder 4")]
+    # The bundled model fails problem 0's examples in every round, so all six run; round 6
+    # continues the plan round's prompt from that round's own reply.
+    assert crew.rounds == 6
+    calls = [s for s in steps if not s.startswith("checks")]
+    assert seen[calls.index("coder 6.1")] == seen[calls.index("coder 3")]
+    plan_reply = crew.steps[steps.index("coder 3")]["reply"]
+    for label in ("coder 6.1", "coder 6.2"):
+        branch = crew.steps[steps.index(label)]["reply"]
+        assert branch != plan_reply
+        assert len(os.path.commonprefix([branch, plan_reply])) >= len(f"def {problem['entry_point']}")
     solve_single(engine, problem, GEN, TINY)
     assert len(seen) == crew.llm_calls + 1
     assert seen[-1] == seen[0]  # the crew's first coder turn is single's prompt, word for word
