@@ -26,6 +26,8 @@ if not exist "%VENV%\.app-installed" (
   "%PY%" -m pip install -q --no-deps -r requirements-model.txt || exit /b 1
   echo done> "%VENV%\.app-installed"
 )
+rem The default model: a coder that really writes code; found at once when already there.
+"%PY%" app.py download qwen2.5-coder-0.5b-q4_k_m --quiet-if-present || echo [launch] Could not install the coder model; the app falls back to the bundled SmolLM2-135M.
 if "%MODE%"=="test" (
   "%PY%" -m pip install -q -r requirements-dev.txt || exit /b 1
   "%PY%" -m pytest %1 %2 %3 %4 %5 %6 %7 %8 %9

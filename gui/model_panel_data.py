@@ -7,7 +7,7 @@ from html import escape
 from pathlib import Path
 
 from gui.user_settings import UserSettings
-from models.catalog import BUNDLED_ID, CATALOG, ModelNotFoundError, catalog_entry, resolve_model
+from models.catalog import CATALOG, ModelNotFoundError, catalog_entry, resolve_model
 from models.engine import Engine, EngineError, EngineSettings
 from models.memory import available_ram_bytes, process_rss_bytes, total_ram_bytes
 from models.model_host import ModelHost
@@ -31,7 +31,16 @@ def resolve_choice(choice: str, local_path: str) -> Path:
         if not local_path.strip():
             raise ModelNotFoundError("Enter the path of a .gguf file.")
         return resolve_model(local_path.strip())
-    return resolve_model(None if choice == BUNDLED_ID else choice)
+    return resolve_model(choice)
+
+
+def check_model_file(path: Path) -> None:
+    """Raise (a ValueError) unless the file reads as a GGUF chat model with transformer blocks."""
+    from models.gguf_reader import read_gguf
+
+    info = read_gguf(path)
+    if info.block_count <= 0:
+        raise ValueError(f"{path.name} has no transformer blocks; it is not a chat model.")
 
 
 def plan_preview(choice: str, local_path: str, settings: UserSettings) -> str:
@@ -44,11 +53,12 @@ def plan_preview(choice: str, local_path: str, settings: UserSettings) -> str:
     return "\n".join(f"- {line}" for line in plan.text().splitlines())
 
 
-def model_markdown(host: ModelHost) -> str:
+def model_markdown(host: ModelHost, reason: str = "") -> str:
     status = host.status()
     engine = host.engine
+    why = f"\n\n*Why this model:* {escape(reason)}" if reason else ""
     if engine is None or engine.info is None or engine.load_report is None:
-        return f"**Model:** {status.message}"
+        return f"**Model:** {status.message}{why}"
     info, report, settings = engine.info, engine.load_report, engine.settings
     where = (
         f"{report.n_gpu_layers} of {report.plan.max_layers} layers on the GPU"
@@ -59,7 +69,7 @@ def model_markdown(host: ModelHost) -> str:
     return (
         f"**{escape(info.name)}** · {info.file_type} · {info.file_size / GiB:.2f} GiB\n\n"
         f"Context {settings.n_ctx} tokens · KV cache {settings.kv_type} · n_gpu_layers {report.n_gpu_layers}"
-        f" ({where}) · loaded in {report.load_s:.1f} s\n\n**Plan**\n{plan}"
+        f" ({where}) · loaded in {report.load_s:.1f} s{why}\n\n**Plan**\n{plan}"
     )
 
 

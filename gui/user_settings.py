@@ -17,7 +17,7 @@ KV_CHOICES = ("f16", "q8_0", "q4_0")
 
 @dataclass
 class UserSettings:
-    model: str = ""  # catalog id or .gguf path; "" = the bundled model
+    model: str = ""  # catalog id or .gguf path; "" = the best installed model for this machine
     n_ctx: int = 4096
     kv_type: str = "f16"
     n_gpu_layers: int | None = None  # None = the planner decides

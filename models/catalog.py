@@ -166,12 +166,16 @@ def bundled_model_path() -> Path | None:
 
 
 def resolve_model(spec: str | None) -> Path:
-    """Return the .gguf path for a catalog id, a local path, or None for the bundled default.
+    """Return the .gguf path for a catalog id, a local path, or None for the default model (the
+    best installed coder for this machine, see models.default_model).
 
     Catalog downloads are looked up in the LocalCrew models folder and the local Hugging Face cache
     only: nothing is fetched here (downloads happen on request, see models.download).
     """
-    spec = spec or BUNDLED_ID
+    if not spec:
+        from models.default_model import choose_default_model
+
+        spec = choose_default_model().model_id
     if spec == BUNDLED_ID:
         path = bundled_model_path()
         if path is None:

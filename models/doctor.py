@@ -8,6 +8,7 @@ from importlib import metadata
 from typing import Any
 
 from models.catalog import ModelNotFoundError, resolve_model
+from models.default_model import choose_default_model
 from models.engine import EngineSettings
 from models.gguf_reader import GGUFError, read_gguf
 from models.memory import available_ram_bytes
@@ -52,8 +53,19 @@ def doctor_report(model: str | None, settings: EngineSettings) -> dict[str, Any]
         "embedding_model": _embedding_state(),
         "ram_available_bytes": available_ram_bytes(),
     }
+    if model:
+        report["model_choice"] = {
+            "id": model,
+            "path": None,
+            "reason": "named by the user (--model or settings)",
+        }
+    else:
+        choice = choose_default_model(gpus)
+        report["model_choice"] = choice.to_dict()
+        model = choice.model_id
     try:
         info = read_gguf(resolve_model(model))
+        report["model_choice"]["path"] = str(info.path)
     except (ModelNotFoundError, GGUFError) as exc:
         report["model"] = {"error": str(exc)}
         return report
@@ -85,6 +97,9 @@ def format_doctor_text(report: dict[str, Any]) -> str:
         lines.append(f"llama-cpp-python {llama['version']} ({build})")
     else:
         lines.append("llama-cpp-python is not installed (run ./launch.sh)")
+    choice = report.get("model_choice")
+    if choice:
+        lines.append(f"Model in use: {choice['id']} ({choice['reason']})")
     if model and "error" not in model:
         lines.append(
             f"Model: {model['name']} — {model['architecture']}, {model['quantization']}, "

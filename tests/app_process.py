@@ -18,9 +18,18 @@ from gui.startup_splash import SPLASH_HEADER
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_app(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+# Tests of the app's mechanics run on the bundled 135M model: it loads in a fraction of a second.
+# A test of the default choice itself passes fast_model=False.
+FAST_MODEL = ("--model", "smollm2-135m")
+
+
+def _model_args(args: tuple[str, ...], fast_model: bool) -> tuple[str, ...]:
+    return FAST_MODEL if fast_model and "--model" not in args else ()
+
+
+def run_app(*args: str, timeout: float = 60, fast_model: bool = True) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "app.py", *args],
+        [sys.executable, "app.py", *_model_args(args, fast_model), *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -40,7 +49,9 @@ class RunningApp:
 
 
 @contextlib.contextmanager
-def serve_app(*args: str, tmp_path: Path, startup_timeout: float = 60) -> Iterator[RunningApp]:
+def serve_app(
+    *args: str, tmp_path: Path, startup_timeout: float = 60, fast_model: bool = True
+) -> Iterator[RunningApp]:
     """The app on a free port, with its own config dir and (unless given) a fresh workspace."""
     port = free_port()
     env = dict(os.environ, LOCALCREW_CONFIG_DIR=str(tmp_path / "config"))
@@ -51,7 +62,15 @@ def serve_app(*args: str, tmp_path: Path, startup_timeout: float = 60) -> Iterat
     log_path = tmp_path / f"app-{port}.log"
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            [sys.executable, "app.py", "--no-browser", "--port", str(port), *args],
+            [
+                sys.executable,
+                "app.py",
+                "--no-browser",
+                "--port",
+                str(port),
+                *_model_args(args, fast_model),
+                *args,
+            ],
             cwd=ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,

