@@ -28,6 +28,7 @@ from agents.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
+from tools.workspace_choice import workspace_problem
 
 EXIT_OK, EXIT_INFRA, EXIT_USAGE = 0, 1, 2
 
@@ -100,6 +101,10 @@ def run_ask(request: str, workspace: Path, *, engine_factory: callable, rounds: 
     workspace = workspace.expanduser()
     if not workspace.is_dir():
         print(f"error: workspace {workspace} is not a folder", file=sys.stderr)
+        return EXIT_USAGE
+    problem = workspace_problem(workspace)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     try:
         engine = engine_factory()
