@@ -19,17 +19,29 @@ from models.offload_planner import KV_TYPES
 DEFAULT_PORT = 7860
 
 
-def _add_model_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model", default=None, help="catalog id or path to a .gguf (default: bundled)")
-    parser.add_argument("--n-ctx", type=int, default=None, help="context window in tokens (default 4096)")
+def _add_model_flags(parser: argparse.ArgumentParser, default: object = None) -> None:
     parser.add_argument(
-        "--n-gpu-layers", type=int, default=None, help="override the planner (-1 = all layers)"
+        "--model",
+        default=default,
+        help="catalog id or path to a .gguf (default: the best installed coder for this machine)",
+    )
+    parser.add_argument("--n-ctx", type=int, default=default, help="context window in tokens (default 4096)")
+    parser.add_argument(
+        "--n-gpu-layers", type=int, default=default, help="override the planner (-1 = all layers)"
     )
     parser.add_argument(
         "--kv-cache-type",
         choices=KV_TYPES,
-        default=None,
+        default=default,
         help="KV cache precision: f16 (default); q8_0/q4_0 save VRAM, enable flash attention",
+    )
+
+
+def _add_workspace_flag(parser: argparse.ArgumentParser) -> None:
+    # SUPPRESS: a subcommand's flag sets the value only when given, so one given before the
+    # subcommand (`app.py --workspace X ask ...`) is not overwritten by the subcommand's default.
+    parser.add_argument(
+        "--workspace", type=Path, default=argparse.SUPPRESS, help="project folder (default: here)"
     )
 
 
@@ -48,30 +60,37 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
     sub = parser.add_subparsers(dest="command")
     doctor = sub.add_parser("doctor", help="report GPU, llama.cpp build, model and offload plan")
-    _add_model_flags(doctor)
+    _add_model_flags(doctor, argparse.SUPPRESS)
     doctor.add_argument("--json", action="store_true", help="one JSON object")
     download = sub.add_parser("download", help="download a catalog model from Hugging Face")
     download.add_argument("model_id", choices=[e.id for e in CATALOG if e.repo])
+    download.add_argument(
+        "--quiet-if-present", action="store_true", help="print one short line when already downloaded"
+    )
     sub.add_parser("models", help="list the model catalog")
     ask = sub.add_parser("ask", help="run the crew on a request, headless")
     ask.add_argument("request")
-    _add_model_flags(ask)
-    ask.add_argument("--workspace", type=Path, default=Path.cwd())
+    _add_model_flags(ask, argparse.SUPPRESS)
+    _add_workspace_flag(ask)
     ask.add_argument("--rounds", type=int, default=3, help="coder/reviewer rounds at most")
     ask.add_argument("--json-events", action="store_true", help="print events as JSON lines")
     undo = sub.add_parser("undo", help="restore the workspace to before the last crew run")
-    undo.add_argument("--workspace", type=Path, default=Path.cwd())
+    _add_workspace_flag(undo)
     index = sub.add_parser("index", help="build or refresh the workspace's code index")
-    index.add_argument("--workspace", type=Path, default=Path.cwd())
+    _add_workspace_flag(index)
     index.add_argument("--json", action="store_true")
     search = sub.add_parser("search", help="hybrid search of the workspace's code")
     search.add_argument("query")
-    search.add_argument("--workspace", type=Path, default=Path.cwd())
+    _add_workspace_flag(search)
     search.add_argument("-k", type=int, default=8, help="number of results")
     search.add_argument("--glob", default=None, help="only paths matching this glob, e.g. '*.py'")
     search.add_argument("--mode", choices=("hybrid", "vector", "fts"), default="hybrid")
     search.add_argument("--json", action="store_true")
     return parser
+
+
+def _workspace_or_here(args: argparse.Namespace) -> Path:
+    return args.workspace or Path.cwd()
 
 
 def engine_settings(args: argparse.Namespace) -> EngineSettings:
@@ -95,9 +114,14 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def cmd_download(args: argparse.Namespace) -> int:
     from models.download import DownloadError, download_model
+    from models.model_cache import cached_model_path
 
     entry = catalog_entry(args.model_id)
     assert entry is not None  # argparse restricted the choices
+    present = cached_model_path(entry)
+    if present is not None and args.quiet_if_present:
+        print(f"{entry.title} is installed: {present}")
+        return 0
     try:
         path = download_model(entry)
     except DownloadError as exc:
@@ -154,8 +178,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         n_gpu_layers=args.n_gpu_layers,
         workspace=str(args.workspace.resolve()) if args.workspace else None,
     )
+    from models.default_model import choose_default_model
+
+    if settings.model:
+        spec, default_id, reason = settings.model, "", "named by --model or the saved settings"
+    else:
+        choice = choose_default_model()
+        spec, default_id, reason = choice.model_id, choice.model_id, choice.reason
     try:
-        model: str | Exception = str(resolve_model(settings.model or None))
+        model: str | Exception = str(resolve_model(spec))
     except ModelNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         model = exc  # the page still comes up and shows the reason
@@ -164,7 +195,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     host = ModelHost.for_path(model, settings_for_engine(settings))
     from gui.ide_state import IdeState
 
-    state = IdeState(host, settings, notices)
+    state = IdeState(host, settings, notices, default_model_id=default_id, model_reason=reason)
 
     from gui.ide_page import build_ide_page, launch_kwargs
     from gui.launch_guard import host_check_app_kwargs
@@ -215,7 +246,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     settings = engine_settings(args)
     return run_ask(
         args.request,
-        args.workspace,
+        _workspace_or_here(args),
         engine_factory=lambda: Engine(path, settings),
         rounds=max(1, args.rounds),
         as_json=args.json_events,
@@ -225,20 +256,20 @@ def cmd_ask(args: argparse.Namespace) -> int:
 def cmd_undo(args: argparse.Namespace) -> int:
     from agents.ask_cli import run_undo
 
-    return run_undo(args.workspace)
+    return run_undo(_workspace_or_here(args))
 
 
 def cmd_index(args: argparse.Namespace) -> int:
     from tools.code_index import cli_index
 
-    return cli_index(args.workspace, as_json=args.json)
+    return cli_index(_workspace_or_here(args), as_json=args.json)
 
 
 def cmd_search(args: argparse.Namespace) -> int:
     from tools.code_index import cli_search
 
     return cli_search(
-        args.query, args.workspace, k=args.k, as_json=args.json, path_glob=args.glob, mode=args.mode
+        args.query, _workspace_or_here(args), k=args.k, as_json=args.json, path_glob=args.glob, mode=args.mode
     )
 
 

@@ -122,3 +122,49 @@ def test_host_names_are_read_without_their_port() -> None:
     assert host_name("[::1]:7860") == "::1"
     assert host_name("127.0.0.1") == "127.0.0.1"
     assert host_name("Attacker.Example:80") == "attacker.example"
+
+
+def test_doctor_names_the_installed_coder_as_the_model_in_use_on_a_cpu() -> None:
+    from models.catalog import catalog_entry
+    from models.model_cache import cached_model_path
+
+    coder = catalog_entry("qwen2.5-coder-0.5b-q4_k_m")
+    assert coder is not None and cached_model_path(coder) is not None, (
+        "the 0.5B coder must be installed: ./launch.sh test installs it (python app.py download "
+        "qwen2.5-coder-0.5b-q4_k_m)"
+    )
+    report = json.loads(run_app("doctor", "--json", fast_model=False).stdout)
+    assert report["model_choice"]["id"] == "qwen2.5-coder-0.5b-q4_k_m"
+    assert "no GPU" in report["model_choice"]["reason"]
+    assert report["model"]["architecture"] == "qwen2" and report["plan"]["n_gpu_layers"] == 0
+    text = run_app("doctor", fast_model=False).stdout
+    assert "Model in use: qwen2.5-coder-0.5b-q4_k_m" in text
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--model", "M", "--n-ctx", "1024", "--workspace", "W", "ask", "hi"],
+        ["ask", "hi", "--model", "M", "--n-ctx", "1024", "--workspace", "W"],
+        ["--model", "M", "--n-ctx", "1024", "--workspace", "W", "doctor"],
+        ["--workspace", "W", "doctor", "--model", "M", "--n-ctx", "1024"],
+    ],
+)
+def test_a_flag_counts_wherever_it_stands(argv: list[str]) -> None:
+    from app import build_parser
+
+    args = build_parser().parse_args(argv)
+    assert args.model == "M" and args.n_ctx == 1024 and str(args.workspace) == "W"
+
+
+@pytest.mark.parametrize("command", [["undo"], ["index"], ["search", "q"]])
+def test_the_workspace_flag_counts_before_or_after_each_subcommand(command: list[str]) -> None:
+    from app import build_parser
+
+    for argv in (["--workspace", "W", *command], [*command, "--workspace", "W"]):
+        assert str(build_parser().parse_args(argv).workspace) == "W"
+
+
+def test_ask_uses_the_model_given_before_the_subcommand(tmp_path: Path) -> None:
+    result = run_app("--model", str(tmp_path / "missing.gguf"), "ask", "hi", "--workspace", str(tmp_path))
+    assert result.returncode == 1 and "missing.gguf" in result.stderr
