@@ -46,6 +46,7 @@ from agents.roles import (
 )
 from agents.tool_calls import ToolSpec, tool_instructions
 from models.engine import Engine
+from models.reply_budget import reply_budget_for
 from tools.run_snapshot import RunSnapshots, SnapshotError
 from tools.sandbox import RunLimits
 from tools.text_search import search_text
@@ -61,6 +62,7 @@ class CrewSettings:
     temperature: float = 0.0
     seed: int = 42
     context_chars: int = 1500  # retrieved context shown to the planner and coder (~400 tokens)
+    current_files_chars: int = 6000  # files to change, shown whole to the coder (~1,500 tokens)
     limits: RunLimits = field(default_factory=lambda: RunLimits(wall_s=10.0))
 
 
@@ -166,8 +168,8 @@ class CrewRunner:
         self.snapshots = RunSnapshots(self.workspace)
         self.files = WorkspaceFiles(self.workspace, before_write=self.snapshots.record_write)
         self.retriever = retriever or text_search_retriever(self.files, self.settings.context_chars)
-        size = engine.info.file_size if engine.info else 0
-        self.roles = roles_for(size, self.settings.temperature, self.settings.seed)
+        budget = reply_budget_for(engine.info, engine.settings.n_ctx)
+        self.roles = roles_for(budget, self.settings.temperature, self.settings.seed)
         self._llms: list[LocalLLM] = []
         self.preamble = ""
 
@@ -191,7 +193,9 @@ class CrewRunner:
                 run_id=run_id, request=request, workspace=str(self.workspace), rounds=self.settings.rounds
             )
         )
-        context = ToolContext(self.files, self.bus, self.settings.limits, searcher=self.searcher)
+        context = ToolContext(
+            self.files, self.bus, self.settings.limits, searcher=self.searcher, request=request
+        )
         try:
             return self._run_rounds(run_id, request, context, started)
         except RunCancelledError:
@@ -236,7 +240,7 @@ class CrewRunner:
             self._step(
                 self.roles.coder,
                 round_number,
-                coder_task(request, plan, feedback),
+                coder_task(request, plan, feedback, self._current_files_text(plan.files)),
                 "one-line summary of the files written",
                 tools=coder_tools(context, allowed_files),
                 tool_first=True,
@@ -332,6 +336,21 @@ class CrewRunner:
         # Output is asked of the one program written; with several files, a helper module is silent.
         expects_output = expects_output and len(targets) == 1
         return [run_check(context, "python", t, expects_output=expects_output) for t in targets]
+
+    def _current_files_text(self, names: list[str]) -> str:
+        """The existing files the coder is to change, whole, within the budget (~1,500 tokens)."""
+        parts, used = [], 0
+        for rel in names:
+            try:
+                text = self.files.read_text(rel)
+            except (ValueError, OSError):  # not there yet (a new file), or unreadable
+                continue
+            if used + len(text) > self.settings.current_files_chars:
+                parts.append(f"--- {rel}: too long to show whole; read it with read_file before changing it")
+                continue
+            parts.append(f"--- {rel}\n{text}")
+            used += len(text)
+        return "\n".join(parts)
 
     def _changes_text(self, written: list[str], limit: int = 1500) -> str:
         parts = []

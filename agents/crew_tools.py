@@ -16,6 +16,7 @@ from typing import Any, Literal
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field, PrivateAttr, create_model
 
+from agents.edit_guard import lost_definitions
 from agents.events import (
     CheckRun,
     EventBus,
@@ -41,6 +42,7 @@ class ToolContext:
     limits: RunLimits = field(default_factory=RunLimits)
     searcher: Callable[[str, int], list[dict[str, Any]]] | None = None
     agent: str = "coder"
+    request: str = ""  # the user's words: a definition they ask to remove may go
     written: list[str] = field(default_factory=list)
     runs: list[RunResult] = field(default_factory=list)
 
@@ -205,10 +207,28 @@ class WriteFileTool(_EventTool):
     def _do(self, path: str, content: str) -> str:
         if not content.strip():
             raise ValueError(f"refusing to write an empty {path}: give the whole file content")
+        self._refuse_lost_definitions(path, content)
         written = self._context.files.write_text(path, content if content.endswith("\n") else content + "\n")
         self._context.written.append(written.rel)
         self._context.bus.emit(FileChanged(path=written.rel, action=written.action, diff=written.diff()))
         return f"{written.action} {written.rel} ({written.bytes_written} bytes)"
+
+    def _refuse_lost_definitions(self, path: str, content: str) -> None:
+        files = self._context.files
+        if not path.endswith(".py") or not files.resolve(path).is_file():
+            return
+        try:
+            old = files.read_text(path)
+        except (WorkspaceError, OSError):  # unreadable or too large to compare: the snapshot keeps it
+            return
+        lost = lost_definitions(old, content, self._context.request)
+        if lost:
+            names = ", ".join(lost[:8])
+            raise ValueError(
+                f"not written: this would delete {names} from {path}, and the request does not ask for"
+                " that. Write the whole file again with every existing function and class kept as it is"
+                " and only the requested change made."
+            )
 
 
 class DeleteFileTool(_EventTool):

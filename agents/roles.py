@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from models.engine import GenerationSettings
+from models.reply_budget import ReplyBudget
 
 PLAN_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -66,31 +67,30 @@ def _sampling(max_tokens: int, temperature: float, seed: int) -> GenerationSetti
     return GenerationSettings(temperature=temperature, max_tokens=max_tokens, repeat_penalty=1.0, seed=seed)
 
 
-def roles_for(model_size_bytes: int, temperature: float = 0.0, seed: int = 42) -> RoleSet:
-    """Shorter outputs for tiny models; room for real files with a 7B coder."""
-    large = model_size_bytes > 2_000_000_000
+def roles_for(budget: ReplyBudget, temperature: float = 0.0, seed: int = 42) -> RoleSet:
+    """Caps come from the model's budget: short for tiny models, room for real files for coders."""
     return RoleSet(
         planner=Role(
             "planner",
             "Planner",
             "Turn a request into a short plan and a list of files.",
             "You plan small Python changes.",
-            _sampling(384 if large else 200, temperature, seed),
+            _sampling(budget.plan, temperature, seed),
         ),
         coder=Role(
             "coder",
             "Coder",
             "Write whole, working Python files with the write_file tool.",
             "You write complete, simple Python files.",
-            _sampling(2048 if large else 700, temperature, seed),
-            max_iter=6 if large else 4,
+            _sampling(budget.tool_call, temperature, seed),
+            max_iter=6 if budget.tool_call > 1024 else 4,
         ),
         reviewer=Role(
             "reviewer",
             "Reviewer",
             "Approve working code or list concrete fixes.",
             "You check code against the request and the run results.",
-            _sampling(384 if large else 160, temperature, seed),
+            _sampling(budget.review, temperature, seed),
         ),
     )
 
@@ -213,9 +213,15 @@ def planner_task(request: str) -> str:
     )
 
 
-def coder_task(request: str, plan: Plan, feedback: str) -> str:
+def coder_task(request: str, plan: Plan, feedback: str, current: str = "") -> str:
+    """`current`: the files to change as they are now, so the coder edits them rather than guessing."""
     return (
         f"Request: {request}\nPlan:\n{plan.text()}\n"
+        + (
+            f"The files as they are now (keep everything the request does not change):\n{current}\n"
+            if current
+            else ""
+        )
         + (f"Fix this from the last round:\n{feedback}\n" if feedback else "")
         + "Write each file whole with write_file. Then give final_answer with a one-line summary."
     )

@@ -46,6 +46,7 @@ from agents.local_llm import LocalLLM
 from agents.roles import roles_for
 from models.catalog import resolve_model
 from models.engine import Engine, EngineSettings
+from models.reply_budget import reply_budget_for
 from tools.workspace_files import WorkspaceFiles
 
 REQUESTS = [
@@ -141,7 +142,7 @@ def run_localcrew(engine: Engine, request: str, rounds: int) -> dict[str, Any]:
 
 
 def run_react(engine: Engine, request: str) -> dict[str, int]:
-    role = roles_for(engine.info.file_size if engine.info else 0).coder
+    role = roles_for(reply_budget_for(engine.info, engine.settings.n_ctx)).coder
     with tempfile.TemporaryDirectory(prefix="bench-react-") as folder:
         tools = coder_tools(ToolContext(WorkspaceFiles(Path(folder)), EventBus()))
         llm = ReActLLM(

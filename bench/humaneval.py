@@ -59,7 +59,7 @@ def _end_line(path: Path) -> None:
 
 def solve(mode: str, engine: Engine, problem: dict[str, Any], args: argparse.Namespace) -> Solution:
     gen = GenerationSettings(temperature=0.0, repeat_penalty=args.repeat_penalty, seed=args.seed)
-    budget = Budget.for_model_size(engine.info.file_size if engine.info else 0)
+    budget = Budget.for_model(engine.info, engine.settings.n_ctx)
     if mode == "single":
         return solve_single(engine, problem, gen, budget)
     return solve_crew(engine, problem, gen, budget, args.rounds, args.branches)
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         "rounds": args.rounds,
         "branches": args.branches,
         "n_ctx": args.n_ctx,
-        "budget": asdict(Budget.for_model_size(engine.info.file_size if engine.info else 0)),
+        "budget": asdict(Budget.for_model(engine.info, engine.settings.n_ctx)),
     }
     summary = summarize(read_records(records_path), model, settings)
     summary["bench_seconds"] = round(time.perf_counter() - started, 1)

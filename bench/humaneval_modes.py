@@ -45,21 +45,25 @@ from typing import Any
 from bench.humaneval_code import docstring_examples, function_source, solution_from_reply
 from bench.humaneval_exec import ExampleRun, run_examples
 from models.engine import Engine, GenerationSettings
+from models.reply_budget import reply_budget_for
 from models.reply_trace import ReplyTrace
 
 
 @dataclass(frozen=True)
 class Budget:
-    """Tokens each step may generate; a 7B coder gets more room (see for_model_size)."""
+    """Tokens each step may generate; a model that codes gets room for whole functions (for_model)."""
 
-    single: int = 320  # the same cap as each coder turn: replies mostly stop well before it
+    single: int = 320  # the same cap as each coder turn
     planner: int = 64
     coder: int = 320
     reviewer: int = 48
 
     @classmethod
-    def for_model_size(cls, size_bytes: int) -> Budget:
-        return cls(single=768, planner=160, coder=768, reviewer=160) if size_bytes > 2_000_000_000 else cls()
+    def for_model(cls, info: Any, n_ctx: int) -> Budget:
+        replies = reply_budget_for(info, n_ctx)
+        if replies.answer <= cls.single:
+            return cls()
+        return cls(single=replies.answer, planner=160, coder=replies.answer, reviewer=160)
 
 
 @dataclass

@@ -6,6 +6,7 @@ milliseconds even for a 5 GB file because tensor data is never touched.
 
 from __future__ import annotations
 
+import math
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,6 +204,11 @@ class GGUFInfo:
     def output_is_tied(self) -> bool:
         return not any(t.name == "output.weight" for t in self.tensors)
 
+    @property
+    def parameter_count(self) -> int:
+        """Weights in the file, counted from tensor shapes (what a model can do scales with it)."""
+        return sum(math.prod(t.shape) for t in self.tensors)
+
     def total_tensor_bytes(self) -> int:
         return sum(t.n_bytes for t in self.tensors)
 
@@ -213,6 +219,7 @@ class GGUFInfo:
             "architecture": self.architecture,
             "quantization": self.file_type,
             "size_bytes": self.file_size,
+            "parameters": self.parameter_count,
             "layers": self.block_count,
             "context_length": self.context_length,
             "embedding_length": self.embedding_length,

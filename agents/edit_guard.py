@@ -1,0 +1,54 @@
+"""A write that would drop code the request did not ask to drop is refused, naming what it drops.
+
+Small coders rewrite a whole file from memory and leave out the functions they were not asked to
+touch. The check compares the definitions (top-level functions and classes, and methods as
+`Class.method`) before and after; a name the request mentions next to a word such as "remove" or
+"rename" may go.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+_TOP_LEVEL = re.compile(r"^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)", re.M)
+_DROPS = re.compile(
+    r"\b(remove|removes|delete|deletes|drop|drops|rename|renames|replace|replaces|merge)\b", re.I
+)
+
+
+def definitions(source: str) -> list[str] | None:
+    """Names defined in the source, or None when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names.append(node.name)
+        elif isinstance(node, ast.ClassDef):
+            names.append(node.name)
+            names += [
+                f"{node.name}.{item.name}"
+                for item in node.body
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+            ]
+    return names
+
+
+def lost_definitions(old: str, new: str, request: str = "") -> list[str]:
+    """Definitions in `old` that `new` no longer has and the request does not ask to remove."""
+    before, after = definitions(old), definitions(new)
+    if before is None or after is None:
+        # One side does not parse: compare what a line scan finds at the top level.
+        before, after = _TOP_LEVEL.findall(old), _TOP_LEVEL.findall(new)
+    kept = set(after)
+    allowed = _removable(request)
+    return [name for name in dict.fromkeys(before) if name not in kept and name.split(".")[-1] not in allowed]
+
+
+def _removable(request: str) -> set[str]:
+    if not _DROPS.search(request):
+        return set()
+    return set(re.findall(r"[A-Za-z_]\w*", request))

@@ -1,0 +1,70 @@
+"""A coder's write that would drop functions the request did not ask to drop is refused."""
+
+from pathlib import Path
+
+import agents.crewai_setup  # noqa: F401
+from agents.crew_tools import ToolContext, all_tools
+from agents.edit_guard import lost_definitions
+from agents.events import EventBus, FileChanged, ToolCallFailed
+from tools.sandbox import RunLimits
+from tools.workspace_files import WorkspaceFiles
+
+MATHX = """def mean(xs):
+    return sum(xs) / (len(xs) + 1)
+
+
+def square(x):
+    return x * x
+
+
+class Stats:
+    def total(self, xs):
+        return sum(xs)
+
+    def count(self, xs):
+        return len(xs)
+"""
+MEAN_ONLY = "def mean(xs):\n    if not xs:\n        raise ValueError('empty')\n    return sum(xs) / len(xs)\n"
+
+
+def test_names_dropped_by_a_rewrite() -> None:
+    assert lost_definitions(MATHX, MEAN_ONLY) == ["square", "Stats", "Stats.total", "Stats.count"]
+    assert lost_definitions(MATHX, MATHX.replace("+ 1", "")) == []
+    assert lost_definitions(MATHX, MATHX.replace("def count", "def size")) == ["Stats.count"]
+
+
+def test_a_rewrite_that_does_not_parse_is_still_compared_at_the_top_level() -> None:
+    assert lost_definitions(MATHX, "def mean(xs):\n    return (\n") == ["square", "Stats"]
+
+
+def test_the_request_may_ask_to_remove_or_rename() -> None:
+    assert lost_definitions(MATHX, MATHX.replace("def square", "def sq"), "rename square to sq") == []
+    assert lost_definitions(MATHX, MEAN_ONLY, "Remove square and the Stats class") == [
+        "Stats.total",
+        "Stats.count",
+    ]
+    # Mentioning a name without asking to drop anything does not allow dropping it.
+    assert lost_definitions(MATHX, MEAN_ONLY, "fix mean, square is fine") != []
+
+
+def _write(tmp_path: Path, request: str, content: str) -> tuple[str, ToolContext]:
+    context = ToolContext(WorkspaceFiles(tmp_path), EventBus(), RunLimits(wall_s=2.0), request=request)
+    tool = next(t for t in all_tools(context) if t.name == "write_file")
+    return tool.run(path="mathx.py", content=content), context
+
+
+def test_the_write_tool_refuses_a_lossy_rewrite_and_changes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "mathx.py").write_text(MATHX)
+    result, context = _write(tmp_path, "Fix mean() in mathx.py", MEAN_ONLY)
+    assert result.startswith("Error: not written") and "square" in result and "Stats" in result
+    assert (tmp_path / "mathx.py").read_text() == MATHX
+    assert not any(isinstance(e, FileChanged) for e in context.bus.history)
+    assert any(isinstance(e, ToolCallFailed) for e in context.bus.history)
+
+
+def test_the_write_tool_takes_an_edit_that_keeps_everything(tmp_path: Path) -> None:
+    (tmp_path / "mathx.py").write_text(MATHX)
+    fixed = MATHX.replace("return sum(xs) / (len(xs) + 1)", "return sum(xs) / len(xs)")
+    result, _ = _write(tmp_path, "Fix mean() in mathx.py", fixed)
+    assert result.startswith("modified mathx.py")
+    assert (tmp_path / "mathx.py").read_text() == fixed
