@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -20,12 +21,16 @@ from typing import Any
 from models.gguf_reader import GGUFError, GGUFInfo, read_gguf
 from models.memory import available_ram_bytes
 from models.offload_planner import OffloadPlan, PlanSettings, plan_offload
+from models.repetition import loop_start
 from models.reply_trace import ReplyTrace, recording_processors
 from models.vram_probe import GpuState, probe_gpus
 
 log = logging.getLogger(__name__)
 
+THREADS_ENV = "LOCALCREW_THREADS"
+
 Message = dict[str, str]
+REPETITION_CHECK_EVERY = 16  # pieces between loop checks: a loop costs at most this many tokens more
 
 
 class EngineError(RuntimeError):
@@ -44,12 +49,19 @@ class GenerationCancelled(EngineError):
     pass
 
 
+def _threads_from_env() -> int | None:
+    value = os.environ.get(THREADS_ENV, "").strip()
+    return int(value) if value else None
+
+
 @dataclass(frozen=True)
 class EngineSettings:
     n_ctx: int = 4096
     kv_type: str = "f16"
     n_gpu_layers: int | None = None  # None: let the planner choose
-    n_threads: int | None = None
+    # Set from the environment so a whole test run (app.py subprocesses too) can try another
+    # thread count: greedy output changes with it as with another CPU. None: llama.cpp chooses.
+    n_threads: int | None = field(default_factory=_threads_from_env)
     n_batch: int = 512
     seed: int = 42
 
@@ -336,6 +348,7 @@ class Engine:
             logits_processor=recorder,
             **sampling,
         )
+        reply: list[str] = []
         try:
             for chunk in stream:
                 if cancel is not None and cancel.is_set():
@@ -349,6 +362,10 @@ class Engine:
                     if first_at is None:
                         first_at = time.perf_counter()
                     yield text
+                    reply.append(text)
+                    if len(reply) % REPETITION_CHECK_EVERY == 0 and loop_start("".join(reply)) is not None:
+                        stats.finish_reason = "repetition"
+                        break
         except ValueError as exc:
             if "exceed context window" in str(exc):
                 raise ContextOverflowError(str(exc)) from exc

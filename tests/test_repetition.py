@@ -1,0 +1,33 @@
+"""A reply that loops on one piece of text is spotted; regular but varied code is not."""
+
+from models.repetition import loop_start
+
+
+def test_a_repeated_line_is_a_loop_and_the_first_copy_is_kept() -> None:
+    head, line = "def f():\n    return 1\n", "print(greet('Ann'))\n"
+    text = head + line * 30
+    start = loop_start(text)
+    assert start is not None and text[:start].startswith(head + line)
+    assert loop_start(head + line * 3) is None  # three copies are not yet a loop
+
+
+def test_varied_regular_code_is_not_a_loop() -> None:
+    tests = "".join(f"    assert square({i}) == {i * i}\n" for i in range(60))
+    assert loop_start("def test_square():\n" + tests) is None
+    assert loop_start("x" * 100) is None  # too short to judge
+
+
+def test_the_engine_stops_a_looping_reply_early(engine) -> None:
+    from llama_cpp import LlamaGrammar
+
+    from models.engine import GenerationSettings
+
+    # A grammar with no end forces the same words over and over, on any CPU.
+    loop = LlamaGrammar.from_string('root ::= "one two " root', verbose=False)
+    text, stats = engine.chat(
+        [{"role": "user", "content": "Count."}],
+        GenerationSettings(temperature=0.0, max_tokens=600),
+        grammar=loop,
+    )
+    assert stats.finish_reason == "repetition"
+    assert stats.completion_tokens < 600 and text.startswith("one two one two")
