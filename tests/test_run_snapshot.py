@@ -311,3 +311,41 @@ def test_last_run_diff_shows_what_the_run_changed(ws: Path) -> None:
     assert "--- /dev/null\n+++ b/new.py" in diff and "+print('hi')" in diff
     snaps.undo()
     assert snaps.last_run_diff() == (None, "")
+
+
+def test_undo_after_the_run_keeps_the_users_later_work(ws: Path) -> None:
+    """Files added or edited by hand after a run stay; only what the run changed is put back."""
+    snaps = RunSnapshots(ws)
+    files = WorkspaceFiles(ws, before_write=snaps.record_write)
+    run_id = snaps.begin_run("edit")
+    files.write_text("a.txt", "alpha, changed by the run\n")
+    files.write_text("sub/deep/x.py", "x = 2\n")
+    files.write_text("new/made.py", "print('made')\n")
+    files.write_text("gone.py", "print('the user edits this next')\n")
+    snaps.end_run(run_id)
+    # The user's own work after the run.
+    (ws / "mine.txt").write_text("typed by hand\n")
+    (ws / "new" / "notes.md").write_text("mine too\n")
+    (ws / "gone.py").write_text("print('edited by the user')\n")
+
+    result = snaps.undo()
+
+    assert (ws / "a.txt").read_text() == "alpha\n" and (ws / "sub/deep/x.py").read_text() == "x = 1\n"
+    assert not (ws / "new" / "made.py").exists()
+    assert (ws / "mine.txt").read_text() == "typed by hand\n"
+    assert (ws / "new" / "notes.md").read_text() == "mine too\n"
+    assert (ws / "gone.py").read_text() == "print('edited by the user')\n"
+    assert result.deleted == ["new/made.py"]
+    assert any(line.startswith("gone.py: changed again after the run") for line in result.not_restored)
+    assert "a.txt" in result.summary() and "new/made.py" in result.summary()
+
+
+def test_undo_removes_the_folders_a_run_made_when_nothing_else_is_in_them(ws: Path) -> None:
+    before = tree_state(ws)
+    snaps = RunSnapshots(ws)
+    files = WorkspaceFiles(ws, before_write=snaps.record_write)
+    run_id = snaps.begin_run("folders")
+    files.write_text("pkg/inner/mod.py", "y = 1\n")
+    snaps.end_run(run_id)
+    snaps.undo()
+    assert tree_state(ws) == before

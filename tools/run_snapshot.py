@@ -88,7 +88,14 @@ class UndoResult:
     backup: Path  # manifest of the tree as it was just before this undo
 
     def summary(self) -> str:
-        text = f"undid {self.label!r}: {len(self.restored)} restored, {len(self.deleted)} deleted"
+        def named(paths: list[str]) -> str:
+            shown = ", ".join(paths[:10]) + (f" and {len(paths) - 10} more" if len(paths) > 10 else "")
+            return f" ({shown})" if paths else ""
+
+        text = (
+            f"undid {self.label!r}: {len(self.restored)} restored{named(self.restored)}, "
+            f"{len(self.deleted)} deleted{named(self.deleted)}"
+        )
         if self.not_restored:
             text += f", {len(self.not_restored)} could not be restored"
         return text
@@ -171,6 +178,9 @@ class RunSnapshots:
             meta_path = self.store / "runs" / run_id / "meta.json"
             if not meta_path.exists():
                 raise SnapshotError(f"no run {run_id!r} in {self.store}")
+            # What the run left: undo then reverts only what the run changed, and leaves the user's
+            # later work alone.
+            _write_json(meta_path.parent / "after.json", self._snapshot().to_json())
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             meta["finished"] = time.time()
             _write_json(meta_path, meta)
@@ -201,7 +211,14 @@ class RunSnapshots:
             current = self._snapshot()  # also saves what the undo overwrites
             backup = run_dir / "before_undo.json"
             _write_json(backup, current.to_json())
-            result = self._restore(target, current, info, backup)
+            after_path = run_dir / "after.json"
+            if after_path.exists():
+                after = _Tree.from_json(json.loads(after_path.read_text("utf-8")))
+                aim, kept = _only_run_changes(target, after, current)
+                result = self._restore(aim, current, info, backup)
+                result.not_restored.extend(kept)
+            else:  # the run was killed before it ended: put the whole tree back
+                result = self._restore(target, current, info, backup)
             meta_path = run_dir / "meta.json"
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             meta["undone"] = time.time()
@@ -495,6 +512,54 @@ class RunSnapshots:
                 for obj in bucket.iterdir():
                     if bucket.name + obj.name not in live:
                         obj.unlink()
+
+
+def _entry(tree: _Tree, rel: str) -> tuple[str, object]:
+    if rel in tree.files:
+        return "file", tuple(tree.files[rel][:2])  # content and mode
+    if rel in tree.links:
+        return "link", tree.links[rel]
+    if rel in tree.skipped:
+        return "skipped", None
+    return "absent", None
+
+
+def _only_run_changes(before: _Tree, after: _Tree, current: _Tree) -> tuple[_Tree, list[str]]:
+    """The tree undo aims for: `before` where the run changed a path and nobody touched it since;
+    `current` everywhere else (the user's own files, edits and additions after the run stay).
+    Also the run's paths kept because they changed again after the run, with why."""
+    target = _Tree(dict(current.files), dict(current.links), dict(current.dirs), dict(current.skipped))
+    kept: list[str] = []
+    paths = set(before.files) | set(before.links) | set(after.files) | set(after.links) | set(after.skipped)
+    for rel in sorted(paths):
+        if _entry(before, rel) == _entry(after, rel):
+            continue  # the run did not change it
+        if _entry(after, rel) != _entry(current, rel):
+            kept.append(f"{rel}: changed again after the run; kept as it is now")
+            continue
+        target.files.pop(rel, None)
+        target.links.pop(rel, None)
+        if rel not in before.skipped:  # a big file the run made goes; one that was there stays
+            target.skipped.pop(rel, None)
+        if rel in before.files:
+            target.files[rel] = before.files[rel]
+        elif rel in before.links:
+            target.links[rel] = before.links[rel]
+    # Folders the run made go if nothing else is in them (deepest first, so a parent sees its
+    # emptied children gone).
+    for rel in sorted(set(after.dirs) - set(before.dirs), key=lambda r: -r.count("/")):
+        inside = rel + "/"
+        if not any(
+            p.startswith(inside) for p in (*target.files, *target.links, *target.skipped, *target.dirs)
+        ):
+            target.dirs.pop(rel, None)
+    target.skipped.update(before.skipped)  # so that a saved-nothing file the run changed is reported
+    for rel, mode in before.dirs.items():  # folders the run removed, or whose mode it changed
+        if rel not in target.dirs or (
+            after.dirs.get(rel) != mode and current.dirs.get(rel) == after.dirs.get(rel)
+        ):
+            target.dirs[rel] = mode
+    return target, kept
 
 
 def _read_text_or_none(path: Path, max_bytes: int) -> str | None:
