@@ -15,6 +15,7 @@ import gradio as gr
 from gui.ide_state import IdeState
 from gui.model_panel_data import (
     LOCAL_FILE,
+    check_model_file,
     download_needed,
     engine_settings,
     gauges_html,
@@ -35,7 +36,7 @@ from gui.workspace_actions import (
     save_file,
     undo_last_run,
 )
-from models.catalog import BUNDLED_ID, catalog_entry
+from models.catalog import catalog_entry
 
 CONTEXT_HEADERS = ["file:lines", "symbol", "score", "snippet"]
 # Two globs that match the same files: Gradio's FileExplorer re-lists its folder only when root_dir,
@@ -142,6 +143,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                         with gr.Row():
                             save = gr.Button("Save", size="sm", elem_id="save")
                         file_message = gr.Markdown("", elem_id="file-message")
+                        opened = gr.State(None)  # the OpenedFile the editor holds, per browser tab
                     with gr.Tab("Last run", id="diff-tab"):
                         diff = gr.Markdown(last_run_diff(state.workspace), elem_id="diff")
                         undo = gr.Button("Undo last run", size="sm", elem_id="undo")
@@ -150,13 +152,15 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             with gr.Tab("Model", id="model"):
                 with gr.Row():
                     with gr.Column(scale=3):
-                        model_info = gr.Markdown(model_markdown(state.host), elem_id="model-info")
+                        model_info = gr.Markdown(
+                            model_markdown(state.host, state.model_reason), elem_id="model-info"
+                        )
                         reply_stats = gr.Markdown(last_reply_markdown(state.host), elem_id="reply-stats")
                     with gr.Column(scale=2):
                         gauges = gr.HTML(gauges_html(), elem_id="gauges")
                 gr.Markdown("### Choose a model")
                 with gr.Row():
-                    current = state.settings.model or BUNDLED_ID
+                    current = state.settings.model or state.default_model_id
                     is_catalog = catalog_entry(current) is not None
                     choice = gr.Dropdown(
                         model_choices(), value=current if is_catalog else LOCAL_FILE, label="Model",
@@ -224,38 +228,42 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         stop.click(state.session.stop, None, None, api_name="stop", concurrency_limit=None)
 
         # ---------- files ----------
-        def show_file(selected: Any) -> tuple[Any, Any, Any]:
+        def show_file(selected: Any) -> tuple[Any, Any, Any, Any]:
             rel = relative_in(state.workspace, selected)
             if rel is None:  # a refresh clears the tree's selection: the open file stays open
-                return gr.skip(), gr.skip(), gr.skip()
-            content, message = open_file(state.workspace, rel)
-            return gr.Code(value=content, language=language_for(rel)), rel, message
+                return gr.skip(), gr.skip(), gr.skip(), gr.skip()
+            content, message, what = open_file(state.workspace, rel)
+            code = gr.Code(value=content, language=language_for(rel), interactive=what.editable)
+            return code, rel, message, what
 
-        explorer.change(show_file, explorer, [editor, open_path, file_message], api_visibility="private")
+        explorer.change(
+            show_file, explorer, [editor, open_path, file_message, opened], api_visibility="private"
+        )
         refresh.click(fresh_tree, None, explorer, api_visibility="private")
         save.click(
-            lambda rel, text: save_file(state.workspace, rel, text),
-            [open_path, editor],
-            file_message,
+            lambda rel, text, what: save_file(state.workspace, rel, text, what),
+            [open_path, editor, opened],
+            [file_message, opened],
             api_name="save_file",
         ).then(fresh_tree, None, explorer, api_visibility="private")
 
-        def open_hit(rows: list[dict[str, Any]], evt: gr.SelectData) -> tuple[Any, str, str, int]:
+        def open_hit(rows: list[dict[str, Any]], evt: gr.SelectData) -> tuple[Any, Any, Any, Any, Any]:
             row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
             if not rows or row is None or row >= len(rows):
-                return gr.Code(), "", "", 1
+                return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
             hit = rows[row]
-            editor_update, rel, _ = show_file(hit["path"])
+            editor_update, rel, _, what = show_file(hit["path"])
             return (
                 editor_update,
                 rel,
                 f"`{rel}` lines {hit['start_line']}-{hit['end_line']}",
+                what,
                 hit["start_line"],
             )
 
         line = gr.Number(visible=False)
         context.select(
-            open_hit, hits, [editor, open_path, file_message, line], api_visibility="private"
+            open_hit, hits, [editor, open_path, file_message, opened, line], api_visibility="private"
         ).then(None, line, None, js=SCROLL_TO_LINE_JS)
 
         def undo_run(request: gr.Request) -> tuple[str, str, Any]:
@@ -310,16 +318,24 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             try:
                 new_settings = settings_from_panel(ctx, kv, layer_text)
                 model_path = resolve_choice(chosen, path)
-            except ValueError as exc:  # ModelNotFoundError is a ValueError too
-                return f"**Not loaded:** {exc}"
-            state.settings = new_settings
-            state.settings.model = str(model_path) if chosen == LOCAL_FILE else chosen
-            state.host.switch(str(model_path), engine_settings(state.settings))
-            saved = state.save()
+                check_model_file(model_path)  # a bad file is refused before the loaded model goes
+            except ValueError as exc:  # ModelNotFoundError and GGUFError are ValueErrors too
+                return f"**Not loaded:** {exc} The current model stays loaded."
+            previous = (state.settings, state.host.label, state.host.settings, state.model_reason)
+            new_settings.model = str(model_path) if chosen == LOCAL_FILE else chosen
+            state.host.switch(str(model_path), engine_settings(new_settings))
             status = state.host.wait()
             if status.state != "ready":
-                return f"**Load failed:** {status.message}"
-            return f"{status.message}. {saved}"
+                # Nothing is saved, and the model that worked comes back.
+                state.settings, label, host_settings, state.model_reason = previous
+                if label:
+                    state.host.switch(label, host_settings)
+                return (
+                    f"**Load failed:** {status.message} The previous model is loading again;"
+                    " nothing was saved."
+                )
+            state.settings, state.model_reason = new_settings, "chosen in this panel"
+            return f"{status.message}. {state.save()}"
 
         preview.click(preview_plan, [choice, local_path, n_ctx, kv_type, layers], model_message,
                       api_name="preview_plan")  # fmt: skip
@@ -330,7 +346,9 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             model_message,
             api_name="load_model",
             concurrency_id=MODEL_GROUP,
-        ).then(lambda: model_markdown(state.host), None, model_info, api_visibility="private")
+        ).then(
+            lambda: model_markdown(state.host, state.model_reason), None, model_info, api_visibility="private"
+        )
 
         # ---------- settings ----------
         def save_user_settings(folder: str, n_rounds: float, temp: float, seed_value: float) -> str:
@@ -357,7 +375,11 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         status_timer.tick(lambda: _status_html(state), None, status, api_visibility="private")
         model_timer = gr.Timer(2.0)
         model_timer.tick(
-            lambda: (model_markdown(state.host), gauges_html(), last_reply_markdown(state.host)),
+            lambda: (
+                model_markdown(state.host, state.model_reason),
+                gauges_html(),
+                last_reply_markdown(state.host),
+            ),
             None,
             [model_info, gauges, reply_stats],
             api_visibility="private",

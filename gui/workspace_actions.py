@@ -3,6 +3,7 @@ through WorkspaceFiles, so the editor cannot leave the workspace either."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from gui.run_view import fence
@@ -33,22 +34,68 @@ def relative_in(workspace: Path, selected: str | list[str] | None) -> str | None
         return selected  # WorkspaceFiles refuses it with a clear message
 
 
-def open_file(workspace: Path, rel: str) -> tuple[str, str]:
-    """(content, message); an unreadable or outside path gives an empty editor and the reason."""
+@dataclass(frozen=True)
+class OpenedFile:
+    """What the editor holds: which file, the version of it on disk then, and whether Save may write."""
+
+    rel: str
+    version: str | None  # size, mtime and inode when opened; None: no such file yet
+    editable: bool
+    reason: str = ""  # why it is read-only
+
+
+def disk_version(workspace: Path, rel: str) -> str | None:
     try:
-        return WorkspaceFiles(workspace).read_text(rel), f"Opened `{rel}`."
+        st = WorkspaceFiles(workspace).resolve(rel).lstat()
+    except (WorkspaceError, ValueError, OSError):
+        return None
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+
+
+def open_file(workspace: Path, rel: str) -> tuple[str, str, OpenedFile]:
+    """(content, message, what was opened). A file the editor cannot show opens read-only, with
+    the reason, so that Save can never write its empty editor back over it."""
+    version = disk_version(workspace, rel)
+    try:
+        text = WorkspaceFiles(workspace).read_text(rel)
     except (WorkspaceError, ValueError, OSError) as exc:
-        return "", f"Cannot open `{rel}`: {exc}"
+        if version is None:
+            return "", f"Cannot open `{rel}`: {exc}", OpenedFile(rel, None, True)
+        reason = f"{exc}"
+        return "", f"`{rel}` opens read-only: {reason}.", OpenedFile(rel, version, False, reason)
+    return text, f"Opened `{rel}`.", OpenedFile(rel, version, True)
 
 
-def save_file(workspace: Path, rel: str | None, content: str) -> str:
+def save_file(
+    workspace: Path, rel: str | None, content: str, opened: OpenedFile | None = None
+) -> tuple[str, OpenedFile | None]:
+    """Write the editor's text, unless that would lose something: a file shown read-only, a file
+    changed on disk since it was opened (by the crew, an undo, another program), or another existing
+    file than the one opened (a name typed into the File box)."""
     if not rel:
-        return "Open a file first (or type a new file's path) before saving."
+        return "Open a file first (or type a new file's path) before saving.", opened
+    now = disk_version(workspace, rel)
+    if opened is not None and opened.rel == rel:
+        if not opened.editable:
+            return f"Not saved: `{rel}` is open read-only ({opened.reason}).", opened
+        if now != opened.version:
+            return (
+                f"Not saved: `{rel}` changed on disk since you opened it (the crew, an undo or another"
+                " program). Open it again to see the change; copy your edits first if you need them.",
+                opened,
+            )
+    elif now is not None:
+        return (
+            f"Not saved: `{rel}` already exists and is not the file you opened. Open it to edit it, or"
+            " type a new name; nothing was overwritten.",
+            opened,
+        )
     try:
         result = WorkspaceFiles(workspace).write_text(rel, content)
     except (WorkspaceError, ValueError, OSError) as exc:
-        return f"Not saved: {exc}"
-    return f"Saved `{result.rel}` ({result.action})."
+        return f"Not saved: {exc}", opened
+    saved = OpenedFile(result.rel, disk_version(workspace, result.rel), True)
+    return f"Saved `{result.rel}` ({result.action}).", saved
 
 
 def last_run_diff(workspace: Path) -> str:
