@@ -1,4 +1,9 @@
-"""A real crew run on the bundled model: files written, run in the sandbox, events in order, undo."""
+"""A real crew run on the bundled model: files written, run in the sandbox, events in order, undo.
+
+Greedy output differs from one CPU to another (float rounding), so these tests assert what any
+run must show, never which file the model chose or what it wrote; the crew's logic with given
+replies is tested on a scripted engine in tests/test_crew_logic.py.
+"""
 
 import json
 import threading
@@ -28,9 +33,10 @@ from tests.app_process import run_app
 REQUEST = "Write add.py with a function add(a, b) that returns a + b and prints add(2, 3)."
 
 
-def _tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and ".localcrew" not in p.parts}  # fmt: skip
+def _tree(root: Path) -> dict[str, bytes | None]:
+    """Every file and folder (folders as None), the snapshot store left out."""
+    return {str(p.relative_to(root)): p.read_bytes() if p.is_file() else None for p in sorted(root.rglob("*"))
+            if ".localcrew" not in p.relative_to(root).parts}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -47,12 +53,17 @@ def crew_run(
 
 
 def test_run_writes_a_file_and_runs_it(crew_run) -> None:
-    workspace, _, summary, bus = crew_run
-    assert summary.completed and summary.rounds_used == 1
-    assert "add.py" in summary.files_changed and (workspace / "add.py").is_file()
+    workspace, before, summary, bus = crew_run
+    assert summary.completed and summary.rounds_used == 1, summary.message
+    written = [f for f in summary.files_changed if f.endswith(".py")]
+    assert written, "the crew wrote no Python file"
+    assert all((workspace / f).is_file() and f not in before for f in written)
     checks = [e for e in bus.history if isinstance(e, CheckRun)]
-    assert checks and checks[0].command.endswith("add.py")
-    assert summary.checks and summary.llm_calls >= 3
+    # Each check ran a file written ("python <file>") or, if the crew wrote tests, pytest; the
+    # summary lists every check.
+    assert checks and all(c.command.split(" ")[-1] in written or "pytest" in c.command for c in checks)
+    assert [line.split(":")[0] for line in summary.checks] == [c.command for c in checks]
+    assert summary.llm_calls >= 3
     # The request asks for a print, so a check passes only on a run that printed something.
     assert all(c.stdout_tail.strip() for c in checks if c.passed)
 
@@ -74,24 +85,27 @@ def test_requests_that_ask_for_printed_output(request_text: str, asks: bool) -> 
 def test_events_arrive_in_order(crew_run) -> None:
     events = [e for e in crew_run[3].history if not isinstance(e, TokenChunk)]
 
-    def first(kind, **match):
+    def first(kind, after: int = -1, **match):
         return next(
             i
             for i, e in enumerate(events)
-            if isinstance(e, kind) and all(getattr(e, k) == v for k, v in match.items())
+            if i > after and isinstance(e, kind) and all(getattr(e, k) == v for k, v in match.items())
         )
 
+    # The model may read or run files before it writes: the write is the first write_file call, and
+    # the crew's own check is the first one after the coder's turn.
+    coder_done = first(AgentFinished, agent="coder")
     order = [
         first(RunStarted),
         first(ContextRetrieved),
         first(AgentStarted, agent="planner"),
         first(AgentFinished, agent="planner"),
         first(AgentStarted, agent="coder"),
-        first(ToolCallStarted),
+        first(ToolCallStarted, name="write_file"),
         first(FileChanged),
-        first(ToolCallFinished),
-        first(AgentFinished, agent="coder"),
-        first(CheckRun),
+        first(ToolCallFinished, name="write_file"),
+        coder_done,
+        first(CheckRun, after=coder_done),
         first(AgentStarted, agent="reviewer"),
         first(ReviewVerdict),
         first(RunFinished),
@@ -103,13 +117,25 @@ def test_events_arrive_in_order(crew_run) -> None:
 
 
 def test_tool_events_carry_name_arguments_result_duration(crew_run) -> None:
-    finished = [e for e in crew_run[3].history if isinstance(e, ToolCallFinished)]
-    write = next(e for e in finished if e.name == "write_file")
-    assert write.arguments["path"] == "add.py" and write.arguments["content"]
-    assert "add.py" in write.result and write.duration_s >= 0
-    changed = next(e for e in crew_run[3].history if isinstance(e, FileChanged))
-    assert changed.diff.startswith("--- /dev/null") and "+++ b/add.py" in changed.diff
-    json.dumps([e.to_dict() for e in crew_run[3].history], default=str)  # every event serialises
+    _, _, summary, bus = crew_run
+    started = {e.call_id: e for e in bus.history if isinstance(e, ToolCallStarted)}
+    finished = [e for e in bus.history if isinstance(e, ToolCallFinished)]
+    for event in finished:  # every finished call was announced with the same name and arguments
+        assert (started[event.call_id].name, started[event.call_id].arguments) == (
+            event.name,
+            event.arguments,
+        )
+        assert event.result and 0 <= event.duration_s <= summary.duration_s
+    writes = [e for e in finished if e.name == "write_file"]
+    assert writes and all(e.arguments["path"] in e.result and e.arguments["content"] for e in writes)
+    changed = [e for e in bus.history if isinstance(e, FileChanged)]
+    assert [e.path for e in changed] == [e.arguments["path"] for e in writes]
+    for event in changed:
+        if event.action == "created":
+            assert event.diff.startswith(f"--- /dev/null\n+++ b/{event.path}\n")
+        else:  # written again: a diff against its last version (empty when nothing changed)
+            assert event.diff == "" or event.diff.startswith(f"--- a/{event.path}\n+++ b/{event.path}\n")
+    json.dumps([e.to_dict() for e in bus.history], default=str)  # every event serialises
 
 
 def test_run_statistics_add_up(crew_run) -> None:
@@ -141,11 +167,12 @@ def test_stop_ends_the_run_cleanly(engine: Engine, tmp_path: Path) -> None:
     summary = CrewRunner(engine, tmp_path, bus, CrewSettings(rounds=2), cancel=cancel).run(REQUEST)
     assert summary.completed and summary.message == "Stopped by the user."
     assert isinstance(bus.history[-1], RunFinished)
-    assert not (tmp_path / "add.py").exists()
+    assert _tree(tmp_path) == {} and summary.files_changed == []
 
 
 def test_ask_and_undo_cli(tmp_path: Path) -> None:
     (tmp_path / "keep.py").write_text("x = 1\n")
+    before = _tree(tmp_path)
     result = run_app(
         "ask", REQUEST, "--workspace", str(tmp_path), "--rounds", "1", "--json-events", timeout=300
     )
@@ -154,13 +181,15 @@ def test_ask_and_undo_cli(tmp_path: Path) -> None:
     types = [e["type"] for e in events]
     assert types[0] == "run_started" and types[-1] == "run_finished"
     assert {"tool_call_started", "tool_call_finished", "file_changed", "check_run"} <= set(types)
-    assert "add.py" in events[-1]["files_changed"]
+    written = events[-1]["files_changed"]
+    assert written and {e["path"] for e in events if e["type"] == "file_changed"} == set(written)
     context = next(e for e in events if e["type"] == "context_retrieved")
     assert context["source"] == "index"  # the planner's context came from the LanceDB index
     assert context["chunks"][0]["path"] == "keep.py" and context["chunks"][0]["score"] > 0
+    assert _tree(tmp_path) != before
     undo = run_app("undo", "--workspace", str(tmp_path))
-    assert undo.returncode == 0 and "1 deleted" in undo.stdout
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".localcrew", "keep.py"]
+    assert undo.returncode == 0 and undo.stdout.startswith("undid ")
+    assert _tree(tmp_path) == before  # whatever the run wrote, the tree is as it was
     again = run_app("undo", "--workspace", str(tmp_path))
     assert again.returncode == 0 and "Nothing to undo" in again.stdout
 
