@@ -1,4 +1,8 @@
-"""The CrewAI adapter on the real bundled model and the real CrewAI event bus."""
+"""The CrewAI adapter on the real bundled model and the real CrewAI event bus.
+
+What the model writes differs from one CPU to another, so real-model tests assert the form of a
+reply; a behaviour that needs a given reply (a repeat, a cut-off call) runs on the scripted engine.
+"""
 
 import asyncio
 import json
@@ -11,6 +15,7 @@ from agents.events import EventBus, Notice, TokenChunk, ToolCallFailed
 from agents.local_llm import LocalLLM
 from agents.roles import VERDICT_SCHEMA
 from models.engine import Engine, GenerationSettings
+from tests.scripted_engine import ScriptedEngine
 
 WRITE_TOOL = {"type": "function", "function": {"name": "write_file", "description": "Write a whole file.",
                                                "parameters": WriteArgs.model_json_schema()}}  # fmt: skip
@@ -20,7 +25,7 @@ ASK = [
 ]
 
 
-def _llm(engine: Engine, **kwargs) -> LocalLLM:
+def _llm(engine: Engine | ScriptedEngine, **kwargs) -> LocalLLM:
     return LocalLLM(
         model="test", engine=engine, generation=GenerationSettings(temperature=0.0, max_tokens=120), **kwargs
     )
@@ -65,27 +70,57 @@ def test_malformed_calls_become_observations_not_errors(engine: Engine) -> None:
     assert len(failures) == 3 and all("cut off" in f.error or "not valid JSON" in f.error for f in failures)
 
 
-# One possible call only (each argument an enum), so the model's second turn can only repeat it
-# or finish; at temperature 0 the bundled model repeats it, as small models do in the app's crew.
-ONE_CALL_TOOL = {"type": "function", "function": {"name": "write_file", "description": "Write a whole file.",
-                 "parameters": {"type": "object", "required": ["path", "content"], "properties": {
-                     "path": {"type": "string", "enum": ["hello.py"]},
-                     "content": {"type": "string", "enum": ["print('hello')\\n"]}}}}}  # fmt: skip
+def _write(path: str, content: str) -> str:
+    return json.dumps({"name": "write_file", "arguments": {"path": path, "content": content}})
 
 
-def test_a_repeated_call_is_not_run_again_and_says_so(engine: Engine) -> None:
+def test_a_repeated_call_is_not_run_again_and_says_so() -> None:
+    # Small models loop on the call they just made; the script makes the coder do exactly that.
+    engine = ScriptedEngine([_write("hello.py", "print('hello')\n")] * 2)
     bus = EventBus()
     llm = _llm(engine, tool_required_first=True, bus=bus, agent_name="coder")
-    first = llm.call(ASK, tools=[ONE_CALL_TOOL])
+    first = llm.call(ASK, tools=[WRITE_TOOL])
     assert isinstance(first, list) and first[0]["function"]["name"] == "write_file"
     result = llm.call(ASK + [
         {"role": "assistant", "content": None, "tool_calls": first},
         {"role": "tool", "tool_call_id": first[0]["id"], "name": "write_file", "content": "created hello.py"},
-    ], tools=[ONE_CALL_TOOL])  # fmt: skip
+    ], tools=[WRITE_TOOL])  # fmt: skip
     assert isinstance(result, str) and "already carried out" in result  # no second tool call
     notices = [e for e in bus.history if isinstance(e, Notice)]
     assert len(notices) == 1 and notices[0].level == "info"
     assert "coder repeated its last write_file call" in notices[0].message
+    # The first call was replayed word for word as the assistant's turn (so the KV cache matches).
+    assert engine.calls[1].messages[-2] == {"role": "assistant", "content": engine.calls[0].reply}
+
+
+def test_a_different_call_after_the_first_runs() -> None:
+    engine = ScriptedEngine([_write("hello.py", "print('hello')\n"), _write("hello.py", "print('hi')\n")])
+    llm = _llm(engine, tool_required_first=True, agent_name="coder")
+    first = llm.call(ASK, tools=[WRITE_TOOL])
+    second = llm.call(ASK + [
+        {"role": "assistant", "content": None, "tool_calls": first},
+        {"role": "tool", "tool_call_id": first[0]["id"], "name": "write_file", "content": "created hello.py"},
+    ], tools=[WRITE_TOOL])  # fmt: skip
+    assert (
+        isinstance(second, list)
+        and json.loads(second[0]["function"]["arguments"])["content"] == "print('hi')\n"
+    )
+
+
+def test_a_cut_off_call_without_a_whole_line_gets_one_larger_budget() -> None:
+    long_line = _write("hello.py", "print(" + " + ".join(["1"] * 100) + ")\n")  # ~200 words, one line
+    engine = ScriptedEngine([long_line] * 2)
+    bus = EventBus()
+    result = _llm(engine, tool_required_first=True, bus=bus).call(ASK, tools=[WRITE_TOOL])
+    cap = 120
+    assert [c.gen.max_tokens for c in engine.calls] == [cap, 2 * cap]
+    assert [c.stats.finish_reason for c in engine.calls] == ["length", "stop"]
+    [failed] = [e for e in bus.history if isinstance(e, ToolCallFailed)]
+    assert "cut off" in failed.error  # the first, cut-off reply was fed back as an observation
+    assert (
+        "cut off" in engine.calls[1].last and engine.calls[1].messages[-2]["content"] == engine.calls[0].text
+    )
+    assert isinstance(result, list) and json.loads(result[0]["function"]["arguments"])["path"] == "hello.py"
 
 
 def test_structured_answer_follows_the_schema(engine: Engine) -> None:
