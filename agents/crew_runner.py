@@ -1,8 +1,10 @@
-"""One crew run: snapshot, retrieve context, plan, then coder -> checks -> reviewer rounds.
+"""One crew run: snapshot, retrieve context, then coder -> checks -> reviewer rounds, with the
+planner joining after a failed check.
 
-Each step is a one-agent CrewAI crew on the local model. The checks between coder and reviewer
-are run here, not left to the model: a small model forgets to run its code, and the reviewer
-must see real results.
+Each step is a one-agent CrewAI crew on the local model. The coder answers with whole files in
+Markdown blocks (agents/file_blocks.py) that the runner writes through the write tool. The checks
+between coder and reviewer are run here, not left to the model: a small model forgets to run its
+code, and the reviewer must see real results.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.crew_tools import Check, ToolContext, coder_tools, describe_run, run_check
+from agents.crew_tools import Check, ToolContext, WriteFileTool, describe_run, run_check
 from agents.events import (
     AgentFinished,
     AgentStarted,
@@ -28,15 +30,18 @@ from agents.events import (
     ToolCallFinished,
     preview,
 )
+from agents.file_blocks import FORMAT_RULES, file_blocks, unclosed_block
 from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
 from agents.roles import (
     PLAN_SCHEMA,
     VERDICT_SCHEMA,
+    Plan,
     Role,
     asks_for_output,
     coder_task,
     crew_charter,
     expected_files,
+    files_named_in,
     parse_plan,
     parse_verdict,
     planner_task,
@@ -44,7 +49,6 @@ from agents.roles import (
     roles_for,
     run_preamble,
 )
-from agents.tool_calls import ToolSpec, tool_instructions
 from models.engine import Engine
 from models.reply_budget import reply_budget_for
 from tools.run_snapshot import RunSnapshots, SnapshotError
@@ -135,14 +139,6 @@ def kickoff_one_agent(role: Role, llm: Any, tools: list[Any], description: str, 
     return str(crew.kickoff().raw)
 
 
-def _openai_tools(context: ToolContext) -> list[dict[str, Any]]:
-    """The coder's tools in the form CrewAI hands them to the LLM."""
-    from crewai.utilities.agent_utils import convert_tools_to_openai_schema
-
-    converted = convert_tools_to_openai_schema(coder_tools(context))
-    return converted[0] if isinstance(converted, tuple) else converted
-
-
 def _is_test_file(rel: str) -> bool:
     name = Path(rel).name
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
@@ -224,32 +220,24 @@ class CrewRunner:
     def _run_rounds(self, run_id: str, request: str, context: ToolContext, started: float) -> RunSummary:
         source, chunks, context_text = self.retriever(request)
         self.bus.emit(ContextRetrieved(query=request, source=source, chunks=chunks))
-        charter = crew_charter(tool_instructions([ToolSpec.from_openai(t) for t in _openai_tools(context)]))
-        self.preamble = run_preamble(charter, request, context_text, self.files.list_files())
-        plan = parse_plan(
-            self._step(self.roles.planner, 0, planner_task(request), "JSON plan", schema=PLAN_SCHEMA)
-        )
-        allowed_files = expected_files(request, plan)
-        if allowed_files:
-            plan.files = allowed_files
+        self.preamble = run_preamble(crew_charter(), request, context_text, self.files.list_files())
+        plan: Plan | None = None
+        allowed_files = files_named_in(request)
         feedback, approved, checks_passed, check_lines = "", False, False, []
         round_number = 0
         for round_number in range(1, self.settings.rounds + 1):
+            if round_number > 1 and not checks_passed:
+                # The planner speaks only after a failed check: planning before the first try cost
+                # real coders time and accuracy; a plan about what failed helps the next try.
+                plan = self._plan(request, feedback, round_number)
+                allowed_files = expected_files(request, plan) or allowed_files
             written_before = len(context.written)
-            context.agent = "coder"
-            self._step(
-                self.roles.coder,
-                round_number,
-                coder_task(request, plan, feedback, self._current_files_text(plan.files)),
-                "one-line summary of the files written",
-                tools=coder_tools(context, allowed_files),
-                tool_first=True,
-            )
+            problems = self._code(context, request, plan, feedback, round_number, allowed_files)
             this_round = list(dict.fromkeys(context.written[written_before:]))
             results = self._checks(context, this_round, asks_for_output(request))
-            checks_passed = bool(results) and all(r.passed for r in results)
+            checks_passed = bool(results) and all(r.passed for r in results) and not problems
             check_lines = [r.summary() for r in results] or ["no check ran: no Python file was written"]
-            checks_text = "\n".join(describe_run(r) for r in results) or check_lines[0]
+            checks_text = "\n".join(problems + [describe_run(r) for r in results]) or check_lines[0]
             verdict = parse_verdict(
                 self._step(
                     self.roles.reviewer,
@@ -259,11 +247,17 @@ class CrewRunner:
                     schema=VERDICT_SCHEMA,
                 )
             )
-            self.bus.emit(ReviewVerdict(round=round_number, approved=verdict.approved, fixes=verdict.fixes))
-            approved = verdict.approved
+            # Passing checks stand unless the reviewer names a concrete defect: small reviewers say
+            # "not approved" over correct code naming nothing, or "approved" while naming a defect.
+            approved = checks_passed and not verdict.fixes
+            self.bus.emit(ReviewVerdict(round=round_number, approved=approved, fixes=verdict.fixes))
             if approved and checks_passed:
                 break
-            feedback = "\n".join([f"- {fix}" for fix in verdict.fixes] + [f"Checks: {checks_text[:800]}"])
+            feedback = "\n".join(
+                [f"- {fix}" for fix in verdict.fixes]
+                + [f"- {p}" for p in problems]
+                + [f"Checks: {checks_text[:800]}"]
+            )
         if approved and checks_passed:
             message = f"Approved after {round_number} round(s); checks passed."
         elif checks_passed:
@@ -282,6 +276,48 @@ class CrewRunner:
         )
 
     # ---------- steps ----------
+    def _plan(self, request: str, feedback: str, round_number: int) -> Plan:
+        task = planner_task(request) + (f"\nThe last try failed:\n{feedback[:1200]}" if feedback else "")
+        return parse_plan(self._step(self.roles.planner, round_number, task, "JSON plan", schema=PLAN_SCHEMA))
+
+    def _code(
+        self,
+        context: ToolContext,
+        request: str,
+        plan: Plan | None,
+        feedback: str,
+        round_number: int,
+        allowed_files: list[str],
+    ) -> list[str]:
+        """The coder's turn: files whole in Markdown blocks, written here with the write tool (its
+        events, workspace checks and lost-definition check). Returns what went wrong, for feedback."""
+        reply = self._step(
+            self.roles.coder,
+            round_number,
+            coder_task(request, plan, feedback, self._current_files_text(allowed_files)),
+            "the files, each whole in a code block",
+        )
+        context.agent = "coder"
+        blocks = file_blocks(reply, allowed_files)
+        problems: list[str] = []
+        if not blocks:
+            cut = (
+                " Your reply was cut off inside its code block; write less." if unclosed_block(reply) else ""
+            )
+            problems.append(f"No file was written.{cut} {FORMAT_RULES}")
+        writer = WriteFileTool().bind(context)
+        for block in blocks:
+            try:
+                result = writer.run(path=block.path, content=block.content)
+            except ValueError as exc:  # the path failed the tool's schema (absolute, '..', spaces)
+                result = f"Error: {block.path}: {exc}"
+            if result.startswith("Error"):
+                problems.append(result.removeprefix("Error: "))
+        missing = [f for f in allowed_files if not self.files.resolve(f).exists()]
+        if missing:
+            problems.append(f"The request names {', '.join(missing)}, which was not written.")
+        return problems
+
     def _llm(self, role: Role, schema: dict[str, Any] | None, tool_first: bool) -> LocalLLM:
         llm = LocalLLM(
             model=self.engine.model_path.name,
@@ -348,7 +384,9 @@ class CrewRunner:
             if used + len(text) > self.settings.current_files_chars:
                 parts.append(f"--- {rel}: too long to show whole; read it with read_file before changing it")
                 continue
-            parts.append(f"--- {rel}\n{text}")
+            parts.append(
+                f"{rel}\n```python\n{text}```" if text.endswith("\n") else f"{rel}\n```python\n{text}\n```"
+            )
             used += len(text)
         return "\n".join(parts)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.file_blocks import FORMAT_RULES
 from models.engine import GenerationSettings
 from models.reply_budget import ReplyBudget
 
@@ -80,7 +81,7 @@ def roles_for(budget: ReplyBudget, temperature: float = 0.0, seed: int = 42) -> 
         coder=Role(
             "coder",
             "Coder",
-            "Write whole, working Python files with the write_file tool.",
+            "Write whole, working Python files, each in a Markdown code block.",
             "You write complete, simple Python files.",
             _sampling(budget.tool_call, temperature, seed),
             max_iter=6 if budget.tool_call > 1024 else 4,
@@ -159,42 +160,26 @@ def parse_plan(raw: str) -> Plan:
 
 
 def parse_verdict(raw: str) -> Verdict:
-    """The reviewer's JSON; a fix that only repeats the charter's example fix is left out.
-
-    The bundled model copies VERDICT_EXAMPLE's fix into reviews of other requests; passed on, it
-    sends the coder after a greet.py nobody asked for.
-    """
     try:
         data = json.loads(raw, strict=False)
         fixes = [str(f) for f in data.get("fixes", []) if str(f).strip()]
-        return Verdict(bool(data.get("approved")), [f for f in fixes if not is_example_fix(f)])
+        return Verdict(bool(data.get("approved")), fixes)
     except (json.JSONDecodeError, AttributeError):
         return Verdict(False, ["The review could not be read; check the run output and fix any error."])
 
 
-def is_example_fix(fix: str) -> bool:
-    """True for VERDICT_EXAMPLE's own fix, whatever its case, spacing or closing punctuation."""
-    return _plain(fix) in {_plain(f) for f in json.loads(VERDICT_EXAMPLE)["fixes"]}
+def crew_charter() -> str:
+    """What every agent reads first; the same words in every run, so llama.cpp caches them once.
 
-
-def _plain(text: str) -> str:
-    return " ".join(text.casefold().split()).rstrip(".!")
-
-
-PLAN_EXAMPLE = (
-    '{"steps": ["Write greet.py with a function greet(name)", "Print greet(\'Ann\')"], "files": ["greet.py"]}'
-)
-VERDICT_EXAMPLE = '{"approved": false, "fixes": ["greet.py: print the greeting, do not just return it"]}'
-
-
-def crew_charter(tool_text: str) -> str:
-    """What every agent reads first; the same words in every run, so llama.cpp caches them once."""
+    No worked example with a made-up task: small models copied its names (greet.py, 'Ann') into
+    the user's files. The JSON answers are held to their shape by a grammar anyway.
+    """
     return (
         "LocalCrew is a crew of three that writes Python code in the user's project folder.\n"
-        f"The planner replies with JSON steps and files, like: {PLAN_EXAMPLE}\n"
-        f"The coder writes whole files with tools. {tool_text}\n"
-        f"The reviewer replies with JSON, like: {VERDICT_EXAMPLE}\n"
-        "approved is true only if the code does what the request asks and its checks passed."
+        'The planner replies with JSON: {"steps": [short steps], "files": [files to create or change]}.\n'
+        f"The coder writes code. {FORMAT_RULES}\n"
+        'The reviewer replies with JSON: {"approved": true or false, "fixes": [concrete defects]}.\n'
+        "approved is true when the code does what the request asks and its checks passed."
     )
 
 
@@ -213,17 +198,17 @@ def planner_task(request: str) -> str:
     )
 
 
-def coder_task(request: str, plan: Plan, feedback: str, current: str = "") -> str:
-    """`current`: the files to change as they are now, so the coder edits them rather than guessing."""
+def coder_task(request: str, plan: Plan | None, feedback: str, current: str = "") -> str:
+    """`current`: the files to change as they are now, so the coder edits them rather than guessing.
+    The request comes after them and the instruction last: the 0.5B coder otherwise copied the
+    file back unchanged."""
     return (
-        f"Request: {request}\nPlan:\n{plan.text()}\n"
-        + (
-            f"The files as they are now (keep everything the request does not change):\n{current}\n"
-            if current
-            else ""
-        )
-        + (f"Fix this from the last round:\n{feedback}\n" if feedback else "")
-        + "Write each file whole with write_file. Then give final_answer with a one-line summary."
+        (f"The files as they are now:\n{current}\n\n" if current else "")
+        + f"Request: {request}\n"
+        + (f"Plan:\n{plan.text()}\n" if plan else "")
+        + (f"The last try was not accepted:\n{feedback}\n" if feedback else "")
+        + "Make the change the request asks for, and keep everything else as it is. "
+        + FORMAT_RULES
     )
 
 

@@ -1,0 +1,88 @@
+"""The coder's edit format: each file whole, its path on the line before a Markdown code block.
+
+Small coders write code better in a Markdown block than inside a JSON string (no escaping, no
+stray closing brace; Aider measured the same). The runner, not the model, then writes each block
+with the write tool, so the workspace checks, the snapshot and the lost-definition check apply.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+FORMAT_RULES = (
+    "Write each file you create or change whole: its path alone on one line, then the complete new "
+    "content in one ```python code block. Nothing after the last block."
+)
+_OPEN = re.compile(r"^```[ \t]*([\w+-]*)[^\n`]*$")
+_CLOSE = re.compile(r"^```[ \t]*$")
+_PATH = re.compile(
+    r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,40}(?:/[A-Za-z0-9_][A-Za-z0-9_.-]{0,40}){0,2}\.[A-Za-z0-9]{1,5})"
+)
+_NOT_FILES = {"text", "console", "shell", "bash", "sh", "output", "diff"}
+
+
+@dataclass(frozen=True)
+class FileBlock:
+    path: str
+    content: str
+
+
+def _blocks(reply: str) -> list[tuple[str, str, str]]:
+    """(text before, language, code) of each closed fenced block. A fence opened twice in a row
+    ("```" then "```python") counts once; a block left open at the end (cut off) is not returned."""
+    found: list[tuple[str, str, str]] = []
+    before: list[str] = []
+    language, code, inside = "", [], False
+    for line in reply.splitlines():
+        if not inside:
+            opened = _OPEN.match(line)
+            if opened:
+                language, code, inside = opened.group(1).lower(), [], True
+            else:
+                before.append(line)
+        elif _CLOSE.match(line) and code:
+            found.append(("\n".join(before), language, "\n".join(code) + "\n"))
+            before, inside = [], False
+        elif not code and (opened := _OPEN.match(line)) and opened.group(1):
+            language = opened.group(1).lower()  # the doubled opening fence
+        elif not (_CLOSE.match(line) and not code):
+            code.append(line)
+    return found
+
+
+def _path_before(text: str) -> str | None:
+    """The file path on the last non-empty line before a fence (`mathx.py`, `**File: a/b.py**`)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return None
+    found = _PATH.findall(lines[-1].replace("`", " ").replace("*", " "))
+    return found[-1] if found else None
+
+
+def _path_inside(code: str) -> str | None:
+    first = code.splitlines()[0] if code.strip() else ""
+    match = re.fullmatch(r"\s*#\s*(?:file:?\s*)?" + _PATH.pattern + r"\s*", first, re.I)
+    return match.group(1) if match else None
+
+
+def file_blocks(reply: str, expected: list[str]) -> list[FileBlock]:
+    """The files a reply writes, last version of each. A block without a path belongs to the one
+    expected file when there is exactly one; output or shell blocks are never files. With expected
+    files, only those may be written."""
+    found: dict[str, str] = {}
+    for before, language, code in _blocks(reply):
+        if language in _NOT_FILES or not code.strip():
+            continue
+        path = _path_before(before) or _path_inside(code)
+        if path is None and len(expected) == 1:
+            path = expected[0]
+        if path is None or (expected and path not in expected):
+            continue
+        found[path] = code
+    return [FileBlock(path, content) for path, content in found.items()]
+
+
+def unclosed_block(reply: str) -> bool:
+    """A reply cut off inside its code block (the cap was reached): its file would be truncated."""
+    return reply.count("```") % 2 == 1

@@ -1,0 +1,36 @@
+"""The coder's Markdown edit format: which blocks are files, and under which path."""
+
+from agents.file_blocks import file_blocks, unclosed_block
+
+F = "```"
+
+
+def test_the_path_line_before_each_block_names_its_file() -> None:
+    reply = f"Here you go.\n\na.py\n{F}python\nx = 1\n{F}\n\n**File: `pkg/b.py`**\n{F}python\ny = 2\n{F}\n"
+    assert [(b.path, b.content) for b in file_blocks(reply, [])] == [
+        ("a.py", "x = 1\n"),
+        ("pkg/b.py", "y = 2\n"),
+    ]
+
+
+def test_a_nameless_block_belongs_to_the_one_expected_file_and_shell_blocks_are_not_files() -> None:
+    reply = f"{F}python\ndef f():\n    return 1\n{F}\nRun it:\n{F}bash\npython m.py\n{F}\n"
+    assert [(b.path, b.content) for b in file_blocks(reply, ["m.py"])] == [
+        ("m.py", "def f():\n    return 1\n")
+    ]
+    assert file_blocks(reply, []) == []  # no name and nothing expected: nothing is guessed
+
+
+def test_only_expected_files_are_written_and_the_last_version_wins() -> None:
+    reply = f"m.py\n{F}python\nv = 1\n{F}\nother.py\n{F}python\nw = 2\n{F}\nm.py\n{F}python\nv = 2\n{F}\n"
+    assert [(b.path, b.content) for b in file_blocks(reply, ["m.py"])] == [("m.py", "v = 2\n")]
+
+
+def test_a_doubled_opening_fence_counts_once_and_a_comment_path_names_the_file() -> None:
+    assert file_blocks(f"m.py\n{F}\n{F}python\nv = 1\n{F}\n", [])[0].content == "v = 1\n"
+    assert file_blocks(f"{F}python\n# tools/x.py\nv = 1\n{F}\n", [])[0].path == "tools/x.py"
+
+
+def test_a_block_cut_off_by_the_cap_is_not_a_file() -> None:
+    reply = f"m.py\n{F}python\ndef f():\n    return ["
+    assert file_blocks(reply, ["m.py"]) == [] and unclosed_block(reply)
