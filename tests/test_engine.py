@@ -38,15 +38,18 @@ def test_streams_pieces_and_reports_stats(engine: Engine) -> None:
     assert stats.finish_reason in {"stop", "length"}
 
 
-def test_greedy_output_is_reproducible(bundled_model: Path, engine: Engine) -> None:
-    first, _ = engine.chat(ASK, GREEDY)
-    other = Engine(bundled_model, EngineSettings(n_ctx=2048))
-    other.load()
-    try:
-        second, _ = other.chat(ASK, GREEDY)
-    finally:
-        other.close()
-    assert first == second
+def test_greedy_output_is_reproducible(bundled_model: Path) -> None:
+    # Two fresh engines: the shared one may answer from its KV cache, and a prompt evaluated in
+    # another batch shape rounds differently (so its greedy reply can differ).
+    replies = []
+    for _ in range(2):
+        fresh = Engine(bundled_model, EngineSettings(n_ctx=2048))
+        fresh.load()
+        try:
+            replies.append(fresh.chat(ASK, GREEDY)[0])
+        finally:
+            fresh.close()
+    assert replies[0] == replies[1] and replies[0].strip()
 
 
 def test_follow_up_turn_reuses_the_kv_cache(engine: Engine) -> None:
@@ -114,8 +117,10 @@ def test_a_branch_continues_from_given_reply_tokens(engine: Engine) -> None:
     other = trace.branch(step, rank=1)
     assert other[:-1] == same[:-1] and other[-1] != same[-1]
     rest, stats = engine.chat(ASK, PLAIN_GREEDY, continue_from=other)
+    assert stats.prompt_tokens == prompt_tokens + len(other) and stats.prompt_tokens_evaluated <= 2
     assert stats.completion_tokens > 0
-    assert not (engine.detokenize(other) + rest).startswith(engine.detokenize(same))
+    # Not a text comparison: the runner-up token's text may begin with the first choice's.
+    assert engine.detokenize(other) != engine.detokenize(same)
     with pytest.raises(IndexError):
         trace.branch(len(trace.ranked), rank=1)
 
