@@ -1,22 +1,28 @@
 """The crew's prompt texts and the parsing of what the agents reply."""
 
 import json
+import re
 
-from agents.roles import VERDICT_EXAMPLE, is_example_fix, parse_plan, parse_verdict
-
-EXAMPLE_FIX = json.loads(VERDICT_EXAMPLE)["fixes"][0]
-
-
-def test_a_review_that_copies_the_charters_example_fix_loses_that_fix() -> None:
-    raw = json.dumps({"approved": False, "fixes": [EXAMPLE_FIX.upper() + ".", "countdown.py: print 5 to 1"]})
-    verdict = parse_verdict(raw)
-    assert not verdict.approved
-    assert verdict.fixes == ["countdown.py: print 5 to 1"]
+from agents.roles import coder_task, crew_charter, parse_plan, parse_verdict
 
 
-def test_only_the_example_itself_is_dropped() -> None:
-    assert is_example_fix(f"  {EXAMPLE_FIX}  ")
-    assert not is_example_fix("greet.py: return the greeting, do not print it")  # a real greet.py review
+def test_the_prompts_carry_no_made_up_task_for_a_small_model_to_copy() -> None:
+    # greet.py and greet('Ann') from an earlier worked example ended up in users' files.
+    prompts = crew_charter() + coder_task("Fix mean() in mathx.py", None, "")
+    assert not re.search(r"\b(greet|Ann)\b", prompts)
+
+
+def test_the_coder_sees_the_file_before_the_request_and_the_instruction_last() -> None:
+    task = coder_task(
+        "Fix mean() in mathx.py", None, "- mean divides by the wrong count", "mathx.py\n```python\nx\n```"
+    )
+    assert task.index("mathx.py\n```python") < task.index("Request:") < task.index("divides by")
+    assert task.rstrip().endswith("Nothing after the last block.")
+
+
+def test_a_review_keeps_its_fixes() -> None:
+    verdict = parse_verdict(json.dumps({"approved": False, "fixes": ["countdown.py: print 5 to 1"]}))
+    assert not verdict.approved and verdict.fixes == ["countdown.py: print 5 to 1"]
     assert parse_verdict('{"approved": true, "fixes": []}').approved
 
 
