@@ -63,7 +63,8 @@ def test_run_writes_a_file_and_runs_it(crew_run) -> None:
     # summary lists every check.
     assert checks and all(c.command.split(" ")[-1] in written or "pytest" in c.command for c in checks)
     assert [line.split(":")[0] for line in summary.checks] == [c.command for c in checks]
-    assert summary.llm_calls >= 3
+    turns = [e for e in bus.history if isinstance(e, AgentStarted)]
+    assert summary.llm_calls >= len(turns) >= 2  # each turn asked the model at least once
     # The request asks for a print, so a check passes only on a run that printed something.
     assert all(c.stdout_tail.strip() for c in checks if c.passed)
 
@@ -83,37 +84,31 @@ def test_requests_that_ask_for_printed_output(request_text: str, asks: bool) -> 
 
 
 def test_events_arrive_in_order(crew_run) -> None:
-    events = [e for e in crew_run[3].history if not isinstance(e, TokenChunk)]
-
-    def first(kind, after: int = -1, **match):
-        return next(
-            i
-            for i, e in enumerate(events)
-            if i > after and isinstance(e, kind) and all(getattr(e, k) == v for k, v in match.items())
-        )
-
-    # The model may read or run files before it writes: the write is the first write_file call, and
-    # the crew's own check is the first one after the coder's turn.
-    coder_done = first(AgentFinished, agent="coder")
-    order = [
-        first(RunStarted),
-        first(ContextRetrieved),
-        first(AgentStarted, agent="planner"),
-        first(AgentFinished, agent="planner"),
-        first(AgentStarted, agent="coder"),
-        first(ToolCallStarted, name="write_file"),
-        first(FileChanged),
-        first(ToolCallFinished, name="write_file"),
-        coder_done,
-        first(CheckRun, after=coder_done),
-        first(AgentStarted, agent="reviewer"),
-        first(ReviewVerdict),
-        first(RunFinished),
-    ]
-    assert order == sorted(order)
-    assert isinstance(events[-1], RunFinished)
-    tokens = [e for e in crew_run[3].history if isinstance(e, TokenChunk)]
-    assert {e.agent for e in tokens} == {"planner", "coder", "reviewer"}
+    # Which agents speak and what the model writes vary; the order of what happens does not (the
+    # exact sequence for given replies is in test_crew_logic.py).
+    history = crew_run[3].history
+    events = [e for e in history if not isinstance(e, TokenChunk)]
+    assert isinstance(events[0], RunStarted) and isinstance(events[-1], RunFinished)
+    assert sum(isinstance(e, (RunStarted, RunFinished)) for e in events) == 2
+    context = next(i for i, e in enumerate(events) if isinstance(e, ContextRetrieved))
+    turns = [(i, e) for i, e in enumerate(events) if isinstance(e, (AgentStarted, AgentFinished))]
+    assert turns and context < turns[0][0]
+    # Turns do not overlap: each agent's start is followed by its own end.
+    for (_, start), (_, end) in zip(turns[::2], turns[1::2], strict=True):
+        assert isinstance(start, AgentStarted) and isinstance(end, AgentFinished)
+        assert (start.agent, start.round) == (end.agent, end.round)
+    assert [e.agent for _, e in turns[-2:]] == ["reviewer", "reviewer"]  # one round: the reviewer ends it
+    coder_started = next(i for i, e in turns if e.agent == "coder")
+    writes = [i for i, e in enumerate(events) if isinstance(e, FileChanged)]
+    assert writes and coder_started < writes[0]
+    for i in writes:  # each write sits inside its write_file tool call
+        assert isinstance(events[i - 1], ToolCallStarted) and events[i - 1].name == "write_file"
+        assert isinstance(events[i + 1], ToolCallFinished) and events[i + 1].call_id == events[i - 1].call_id
+    checks = [i for i, e in enumerate(events) if isinstance(e, CheckRun)]
+    verdicts = [i for i, e in enumerate(events) if isinstance(e, ReviewVerdict)]
+    assert writes[0] < checks[0] < turns[-2][0] < turns[-1][0] < verdicts[-1]  # reviewed after the check
+    streamed = {e.agent for e in history if isinstance(e, TokenChunk)}
+    assert streamed == {e.agent for _, e in turns}  # every agent that spoke streamed its tokens
 
 
 def test_tool_events_carry_name_arguments_result_duration(crew_run) -> None:
