@@ -45,6 +45,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
     (root / "config").mkdir()
     (root / "config" / "settings.json").write_text(json.dumps({"rounds": 1}))
     with serve_app(tmp_path=root) as running:
+        running.workspace = workspace  # type: ignore[attr-defined]
         yield running
 
 
@@ -68,9 +69,16 @@ def test_a_request_in_the_browser_fills_the_sidebar_offline(app: RunningApp, tmp
                 "document.querySelector('#chat').innerText.includes('Done in')", timeout=240_000
             )
             assert page.locator("#chat").inner_text().count("Tool: write_file") >= 1
-            # The tree re-lists after the run (Gradio's explorer would keep its first listing).
+            # The tree re-lists after the run (Gradio's explorer would keep its first listing). The
+            # files are whichever the model wrote (hello.py, or a name the plan added).
+            workspace: Path = app.workspace  # type: ignore[attr-defined]
+            written = {p.relative_to(workspace).parts[0] for p in workspace.rglob("*.py")}  # top-level names
+            written -= {"calc.py", ".localcrew"}
+            assert written, "the crew wrote no Python file"
             page.wait_for_function(
-                "document.querySelector('#files').innerText.includes('hello.py')", timeout=30_000
+                "names => names.every(n => document.querySelector('#files').innerText.includes(n))",
+                arg=sorted(written),
+                timeout=30_000,
             )
             page.screenshot(path=str(screenshot))
 
