@@ -5,7 +5,15 @@ from pathlib import Path
 import pytest
 
 from models.catalog import bundled_model_path
-from models.engine import Engine, EngineSettings
+from models.engine import THREADS_ENV, Engine, EngineSettings
+
+
+def pytest_report_header() -> str:
+    # Greedy replies depend on the thread count as on the CPU: say which one this run used.
+    threads = EngineSettings().n_threads
+    if threads is None:
+        return f"llama.cpp threads: llama.cpp's default (set ${THREADS_ENV} to choose)"
+    return f"llama.cpp threads: {threads} (${THREADS_ENV})"
 
 
 @pytest.fixture(scope="session")
