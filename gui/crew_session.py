@@ -38,11 +38,15 @@ class CrewSession:
         self.cancel = threading.Event()
         self._lock = threading.Lock()
         self.busy = False
+        self._owner: str | None = None  # the browser session whose run holds the model
 
-    def stop(self) -> None:
-        self.cancel.set()
+    def stop(self, owner: str | None = None) -> None:
+        """Stop the run of this browser session (None: whichever runs); another tab's Stop must not
+        end someone else's run."""
+        if owner is None or owner == self._owner:
+            self.cancel.set()
 
-    def run(self, request: str) -> Iterator[RunView]:
+    def run(self, request: str, owner: str = "") -> Iterator[RunView]:
         view = RunView(request.strip())
         if not view.request:
             view.say("Type a request first, e.g. *Write fizzbuzz.py that prints FizzBuzz for 1..15*.")
@@ -53,10 +57,10 @@ class CrewSession:
             yield view
             self._lock.acquire()
         try:
-            self.busy = True
+            self.busy, self._owner = True, owner
             yield from self._run_locked(view)
         finally:
-            self.busy = False
+            self.busy, self._owner = False, None
             self._lock.release()
 
     def _run_locked(self, view: RunView) -> Iterator[RunView]:

@@ -208,11 +208,15 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             return fresh_tree(request), last_run_diff(state.workspace)
 
         # ---------- the crew run ----------
-        def run(message: str, history: list[dict[str, Any]] | None) -> Iterator[tuple[Any, ...]]:
+        def run(
+            message: str, history: list[dict[str, Any]] | None, request: gr.Request
+        ) -> Iterator[tuple[Any, ...]]:
             history = list(history or [])
-            for view in state.session.run(message):
+            box: Any = ""  # the request box is cleared once; what is typed during the run stays
+            for view in state.session.run(message, owner=request.session_hash or ""):
                 lines, rows, source = _sidebar_outputs(view)
-                yield history + view.messages, "", lines, rows, source, [vars(c) for c in view.context]
+                yield history + view.messages, box, lines, rows, source, [vars(c) for c in view.context]
+                box = gr.skip()
 
         run_outputs = [chat, request, timeline, context, context_source, hits]
         run_args: dict[str, Any] = {"concurrency_id": MODEL_GROUP, "concurrency_limit": 1}
@@ -225,7 +229,11 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                 [explorer, diff],
                 api_visibility="private",
             )
-        stop.click(state.session.stop, None, None, api_name="stop", concurrency_limit=None)
+
+        def stop_run(request: gr.Request) -> None:
+            state.session.stop(request.session_hash or "")
+
+        stop.click(stop_run, None, None, api_name="stop", concurrency_limit=None)
 
         # ---------- files ----------
         def show_file(selected: Any) -> tuple[Any, Any, Any, Any]:
