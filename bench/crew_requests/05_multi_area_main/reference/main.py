@@ -1,0 +1,3 @@
+from areas import rect_area
+
+print(rect_area(3, 4))

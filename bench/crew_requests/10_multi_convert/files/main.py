@@ -1,0 +1,3 @@
+from convert import km_to_miles
+
+print(round(km_to_miles(10), 2))

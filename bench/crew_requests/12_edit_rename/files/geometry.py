@@ -1,0 +1,13 @@
+import math
+
+
+def area_circ(r):
+    return math.pi * r * r
+
+
+def circumference(r):
+    return 2 * math.pi * r
+
+
+def rectangle_area(w, h):
+    return w * h

@@ -1,0 +1,4 @@
+class User:
+    def __init__(self, name, email):
+        self.name = name
+        self.email = email

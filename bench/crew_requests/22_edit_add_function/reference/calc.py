@@ -1,0 +1,14 @@
+def add(a, b):
+    return a + b
+
+
+def subtract(a, b):
+    return a - b
+
+
+def multiply(a, b):
+    return a * b
+
+
+def percent(part, whole):
+    return round(part / whole * 100, 1)

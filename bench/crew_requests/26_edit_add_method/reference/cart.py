@@ -1,0 +1,15 @@
+class Cart:
+    def __init__(self):
+        self.items = {}
+
+    def add_item(self, name, price):
+        self.items[name] = price
+
+    def remove_item(self, name):
+        del self.items[name]
+
+    def total(self):
+        return sum(self.items.values())
+
+    def count(self):
+        return len(self.items)
