@@ -1,84 +1,78 @@
-"""Crew benchmark: tool-call reliability, orchestration overhead and prompt reuse on the bundled model.
+"""Acceptance benchmark: the crew the IDE runs against one coder call, graded by hidden tests.
 
-    python -m bench.crew [--limit N] [--rounds 1] [--json]
+    python -m bench.crew [--model ID] [--limit N] [--rounds 3] [--json] [--out DIR]
 
-For each request, in a fresh temporary workspace:
-- LocalCrew: a full crew run (planner, coder with grammar-constrained native tool calls, sandboxed
-  checks, reviewer). tool_call_parse_rate = tool calls that parsed and went to execution / all
-  tool-call replies (executed + malformed); a write_file cut off by max_tokens and kept up to its
-  last complete line counts as executed, and repaired_cut_off_calls says how many there were.
-  overhead = crew wall time / time inside LLM calls - 1.
-  prefill_fraction = prompt tokens llama.cpp evaluated / prompt tokens sent, over every call.
-- Plain CrewAI ReAct on the same model and tools: the same coder task with CrewAI's own text
-  protocol (Action / Action Input / Observation) and no grammar. Every reply is classified with
-  CrewAI's own parser; react_parse_rate = replies that give a known tool with a JSON-object input /
-  replies that tried to act (final answers are left out of both rates alike). CrewAI 1.15 takes a
-  reply it cannot parse as the final answer, so such a run ends without running any tool:
-  react_files_written counts the runs that wrote a file at all, next to LocalCrew's.
+Each request is a folder of bench/crew_requests/: request.txt, an optional files/ (the workspace
+before the run) and hidden_test.py, a pytest file that no prompt ever shows. reference/ holds a
+correct solution; tests/test_crew_bench.py grades every hidden test against it, so a wrong hidden
+test cannot count against a model. For each request, each on a fresh copy of its workspace:
+
+- crew: CrewRunner (agents/crew_runner.py), the crew of the IDE and `app.py ask`, --rounds rounds;
+- single: one coder call, no planner, reviewer or checks: the request, the workspace's files and
+  the coder's format rules, greedy, with the crew coder's reply cap. Its file blocks are written as
+  the crew's are: only the files the request names, when it names any.
+
+Then the hidden test is copied in and run with pytest in the sandbox. Counted next to the pass
+rates: false approvals (the crew approved, the hidden test failed), lost definitions (a function,
+class or method of a file that was there before is gone, and the request does not ask to remove
+it) and seconds per request. Each request's transcript goes to OUT/<request>.md as it finishes,
+every record and the summary to OUT/results.json.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
+import datetime
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import agents.crewai_setup  # noqa: F401
 import offline  # noqa: F401, I001
-from agents.crew_runner import CrewRunner, CrewSettings, kickoff_one_agent
-from agents.crew_tools import ToolContext, coder_tools
+from agents.crew_runner import CrewRunner, CrewSettings
+from agents.edit_guard import lost_definitions
 from agents.events import (
     AgentFinished,
+    AgentStarted,
     CheckRun,
     EventBus,
     Notice,
     ReviewVerdict,
+    TokenChunk,
     ToolCallFailed,
+    ToolCallFinished,
     ToolCallStarted,
 )
-from agents.local_llm import LocalLLM
-from agents.roles import roles_for
+from agents.file_blocks import FORMAT_RULES, file_blocks
+from agents.roles import files_named_in, roles_for
 from models.catalog import resolve_model
-from models.engine import Engine, EngineSettings
+from models.engine import CallStats, Engine, EngineError, EngineSettings, Message
 from models.reply_budget import reply_budget_for
-from tools.workspace_files import WorkspaceFiles
+from tools.sandbox import RunLimits, run_pytest
+from tools.workspace_files import WorkspaceError, WorkspaceFiles
 
-REQUESTS = [
-    "Write add.py with a function add(a, b) that returns a + b and prints add(2, 3).",
-    'Write hello.py that prints "Hello, world!".',
-    "Write square.py with square(x) returning x * x; print square(4).",
-    "Write is_even.py with is_even(n) returning True for even numbers; print is_even(10).",
-    'Write reverse.py with reverse(s) returning the reversed string; print reverse("abc").',
-    "Write maximum.py with maximum(items) returning the largest item; print maximum([3, 9, 2]).",
-    'Write count_vowels.py with count_vowels(s); print count_vowels("banana").',
-    "Write fizzbuzz.py that prints FizzBuzz for the numbers 1 to 15.",
-    "Write factorial.py with factorial(n) computed with a loop; print factorial(5).",
-    "Write celsius.py with to_fahrenheit(c); print to_fahrenheit(100).",
-    'Write words.py with word_count(text) returning the number of words; print word_count("a b c").',
-    "Write average.py with average(numbers); print average([1, 2, 3]).",
-    'Write palindrome.py with is_palindrome(s); print is_palindrome("level").',
-    "Write primes.py with is_prime(n) and print the primes below 20.",
-    "Write fib.py with fib(n) returning the n-th Fibonacci number; print fib(10).",
-    'Write greet.py with greet(name) returning "Hello, " + name; print greet("Ada").',
-    "Write unique.py with unique(items) returning the items without duplicates; print unique([1, 1, 2]).",
-    "Write clamp.py with clamp(x, low, high); print clamp(15, 0, 10).",
-    'Write title.py with title_case(s) capitalising each word; print title_case("hello world").',
-    "Write stack.py with a class Stack with push and pop; push 1 and 2, then print pop().",
-    "Write sum_digits.py with sum_digits(n); print sum_digits(1234).",
-    "Write gcd.py with gcd(a, b) using Euclid's algorithm; print gcd(12, 18).",
-]
+REQUESTS_DIR = Path(__file__).resolve().parent / "crew_requests"
+DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "crew"
+KINDS = ("new", "class", "edit", "multi", "data")
+# Under a name no request mentions, so the crew cannot have written a file of that name.
+HIDDEN_NAME = "test_hidden_acceptance.py"
+HIDDEN_TEST_S = 60.0
+N_CTX = 4096  # the IDE's default context
+SHOWN_FILE_CHARS = 3000  # one workspace file in the single call's prompt
+SHOWN_TOTAL_CHARS = CrewSettings().current_files_chars  # all of them: the crew coder's budget
 
 
-# The made-up task of the crew's prompt examples (greet.py, greet('Ann'); agents/roles.py and
-# agents/tool_calls.py): the bundled model copies it into plans, code and reviews of other
-# requests. A run echoes it when any agent's output or tool call uses these words and the request
-# does not. Change these words with the examples, or the share measures nothing.
+# The made-up task of the crew's old prompt examples (greet.py, greet('Ann')): the bundled model
+# copied it into plans, code and reviews of other requests. A run echoes it when any agent's output
+# or tool call uses these words and the request does not. The prompts no longer show them
+# (tests/test_crew_bench.py checks that); the share says what is left.
 EXAMPLE_WORDS = ("greet", "Ann")
 
 
@@ -90,148 +84,410 @@ def echoes_examples(request: str, history: list[Any]) -> bool:
     return any(re.search(rf"\b{w}\b", text) for w in words for text in said)
 
 
-class ReActLLM(LocalLLM):
-    """The same engine with CrewAI's plain text protocol: no native tools, no grammar."""
-
-    replies: list[str] = []
-
-    def supports_function_calling(self) -> bool:
-        return False
-
-    def _answer(self, chat: list[dict[str, str]], schema: Any, task: Any, agent: Any) -> str:
-        text = self._generate(chat, None, tuple(self.stop_sequences), task, agent)
-        self.replies.append(text)
-        return text or " "
+# ---------- the acceptance set ----------
 
 
-def classify_react(reply: str, tool_names: set[str]) -> str:
-    """'tool' (usable call), 'final', or 'broken', as CrewAI's own parser sees the reply."""
-    from crewai.agents.parser import AgentAction, AgentFinish, OutputParserError, parse
+@dataclass(frozen=True)
+class AcceptanceRequest:
+    name: str  # the folder's name: NN_kind_what
+    kind: str
+    folder: Path
+    text: str
 
-    try:
-        parsed = parse(reply)
-    except OutputParserError:
-        return "broken"
-    if isinstance(parsed, AgentFinish):
-        return "final"
-    if not isinstance(parsed, AgentAction) or parsed.tool.strip() not in tool_names:
-        return "broken"
-    try:
-        return "tool" if isinstance(json.loads(parsed.tool_input), dict) else "broken"
-    except (json.JSONDecodeError, TypeError):
-        return "broken"
+    @property
+    def files(self) -> Path:
+        return self.folder / "files"
 
+    @property
+    def hidden_test(self) -> Path:
+        return self.folder / "hidden_test.py"
 
-def run_localcrew(engine: Engine, request: str, rounds: int) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="bench-crew-") as folder:
-        bus = EventBus()
-        summary = CrewRunner(engine, Path(folder), bus, CrewSettings(rounds=rounds)).run(request)
-    history = bus.history
-    return {
-        "executed": sum(isinstance(e, ToolCallStarted) for e in history),
-        "malformed": sum(isinstance(e, ToolCallFailed) and e.name == "(malformed call)" for e in history),
-        "repaired": sum(isinstance(e, Notice) and "was cut off" in e.message for e in history),
-        "checks_passed": any(isinstance(e, CheckRun) and e.passed for e in history),
-        "wall_s": summary.duration_s,
-        "llm_s": summary.llm_seconds,
-        "sent": summary.prompt_tokens_sent,
-        "evaluated": summary.prompt_tokens_evaluated,
-        "files": summary.files_changed,
-        "echoes_examples": echoes_examples(request, history),
-    }
+    @property
+    def reference(self) -> Path:
+        return self.folder / "reference"
 
 
-def run_react(engine: Engine, request: str) -> dict[str, int]:
-    role = roles_for(reply_budget_for(engine.info, engine.settings.n_ctx)).coder
-    with tempfile.TemporaryDirectory(prefix="bench-react-") as folder:
-        tools = coder_tools(ToolContext(WorkspaceFiles(Path(folder)), EventBus()))
-        llm = ReActLLM(
-            model="react",
-            engine=engine,
-            agent_name="coder",
-            generation=role.generation,
-            context_window=engine.settings.n_ctx,
-            replies=[],
+def load_requests(root: Path = REQUESTS_DIR) -> list[AcceptanceRequest]:
+    """The set in folder order; the order mixes the kinds, so --limit N still samples each."""
+    found = []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and (p / "request.txt").is_file()):
+        kind = folder.name.split("_")[1]
+        found.append(
+            AcceptanceRequest(folder.name, kind, folder, (folder / "request.txt").read_text().strip())
         )
-        # A ReAct run that crashes still counts its replies.
-        with contextlib.suppress(Exception):
-            kickoff_one_agent(
-                replace(role, max_iter=3),
-                llm,
-                tools,
-                f"{request}\nWrite the file with the write_file tool.",
-                "one-line summary",
-            )
-        wrote = any(p.is_file() for p in Path(folder).rglob("*") if ".localcrew" not in p.parts)
-    kinds = [classify_react(reply, {t.name for t in tools}) for reply in llm.replies]
+    return found
+
+
+def prepare_workspace(request: AcceptanceRequest, dest: Path) -> dict[str, str]:
+    """Copy the request's files into `dest`; returns what each text file held before the run."""
+    dest.mkdir(parents=True, exist_ok=True)
+    if request.files.is_dir():
+        shutil.copytree(request.files, dest, dirs_exist_ok=True)
     return {
-        "tool": kinds.count("tool"),
-        "broken": kinds.count("broken"),
-        "final": kinds.count("final"),
-        "wrote": wrote,
+        p.relative_to(dest).as_posix(): p.read_text(encoding="utf-8", errors="replace")
+        for p in sorted(dest.rglob("*"))
+        if p.is_file()
     }
+
+
+def run_hidden_test(workspace: Path, hidden_test: Path, *, sandboxed: bool = True) -> tuple[bool, str]:
+    """Copy the hidden test in and run it: (passed, pytest's output). Model-written code runs in
+    the sandbox; `sandboxed=False` is for the references, which are ours (a plain pytest without
+    plugin autoload starts in a fraction of the time)."""
+    shutil.copyfile(hidden_test, workspace / HIDDEN_NAME)
+    if sandboxed:
+        result = run_pytest(workspace, HIDDEN_NAME, RunLimits(wall_s=HIDDEN_TEST_S))
+        return result.exit_code == 0, (result.stdout_tail + result.stderr_tail).strip()
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", os.devnull]
+    argv += ["--rootdir=.", "--confcutdir=.", HIDDEN_NAME]
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    try:
+        done = subprocess.run(
+            argv, cwd=workspace, capture_output=True, text=True, timeout=HIDDEN_TEST_S, env=env
+        )
+    except subprocess.TimeoutExpired:
+        return False, f"timed out after {HIDDEN_TEST_S:.0f} s"
+    return done.returncode == 0, (done.stdout + done.stderr).strip()
+
+
+def lost_in(before: dict[str, str], workspace: Path, request: str) -> dict[str, list[str]]:
+    """Definitions each pre-existing Python file lost that the request did not ask to remove."""
+    lost = {}
+    for rel, old in before.items():
+        if not rel.endswith(".py"):
+            continue
+        path = workspace / rel
+        new = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+        names = lost_definitions(old, new, request)
+        if names:
+            lost[rel] = names
+    return lost
+
+
+# ---------- one request, two ways ----------
+
+
+@dataclass
+class Outcome:
+    passed: bool
+    seconds: float
+    test_output: str
+    files: dict[str, str]  # path -> content, as written
+    lost: dict[str, list[str]]
+    approved: bool = False
+    rounds: int = 0
+    message: str = ""
+    echoes_examples: bool = False
+    steps: list[dict[str, Any]] = field(default_factory=list)  # what the agents said and did, in order
+
+    @property
+    def false_approval(self) -> bool:
+        return self.approved and not self.passed
+
+
+def _written(workspace: Path, paths: list[str]) -> dict[str, str]:
+    out = {}
+    for rel in paths:
+        path = workspace / rel
+        out[rel] = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else "(deleted)"
+    return out
+
+
+def crew_steps(history: list[Any]) -> list[dict[str, Any]]:
+    """Each agent's whole reply (its streamed pieces; the finished event keeps only a preview),
+    the writes, checks, verdicts and notices, in order."""
+    steps: list[dict[str, Any]] = []
+    pieces: list[str] = []
+    for event in history:
+        if isinstance(event, AgentStarted):
+            pieces = []
+        elif isinstance(event, TokenChunk):
+            pieces.append(event.text)
+        elif isinstance(event, AgentFinished):
+            steps.append(
+                {
+                    "step": "agent",
+                    "agent": event.agent,
+                    "round": event.round,
+                    "seconds": round(event.duration_s, 1),
+                    "output": "".join(pieces) or event.output,
+                }
+            )
+        elif isinstance(event, CheckRun):
+            tail = (event.stdout_tail + event.stderr_tail).strip()
+            steps.append({"step": "check", "command": event.command, "passed": event.passed, "tail": tail})
+        elif isinstance(event, ReviewVerdict):
+            steps.append(
+                {"step": "verdict", "round": event.round, "approved": event.approved, "fixes": event.fixes}
+            )
+        elif isinstance(event, Notice):
+            steps.append({"step": "note", "who": event.level, "message": event.message})
+        elif isinstance(event, ToolCallFinished | ToolCallFailed):
+            what = f"{event.name} {event.arguments.get('path', '')}".strip()
+            said = event.result if isinstance(event, ToolCallFinished) else f"Error: {event.error}"
+            steps.append({"step": "note", "who": event.agent, "message": f"{what}: {said}"})
+    return steps
+
+
+def run_crew(engine: Engine, request: AcceptanceRequest, rounds: int) -> Outcome:
+    with tempfile.TemporaryDirectory(prefix="bench-crew-") as folder:
+        workspace = Path(folder)
+        before = prepare_workspace(request, workspace)
+        bus = EventBus()
+        began = time.perf_counter()
+        summary = CrewRunner(engine, workspace, bus, CrewSettings(rounds=rounds)).run(request.text)
+        seconds = time.perf_counter() - began
+        files = _written(workspace, summary.files_changed)
+        lost = lost_in(before, workspace, request.text)
+        passed, output = run_hidden_test(workspace, request.hidden_test)
+    history = bus.history
+    return Outcome(
+        passed=passed,
+        seconds=seconds,
+        test_output=output,
+        files=files,
+        lost=lost,
+        approved=summary.approved,
+        rounds=summary.rounds_used,
+        message=summary.message,
+        echoes_examples=echoes_examples(request.text, history),
+        steps=crew_steps(history),
+    )
+
+
+def single_messages(engine: Engine, request: str, before: dict[str, str]) -> list[Message]:
+    """The baseline's one prompt: the coder's role, the workspace's files whole, the request and
+    the format rules the crew's coder gets."""
+    coder = roles_for(reply_budget_for(engine.info, engine.settings.n_ctx)).coder
+    shown, used = [], 0
+    for rel, text in before.items():
+        if len(text) > SHOWN_FILE_CHARS or used + len(text) > SHOWN_TOTAL_CHARS:
+            shown.append(f"{rel} (too long to show)")
+            continue
+        # Data files in a text block: a reply that copies one back is not taken for a file to write.
+        language = "python" if rel.endswith(".py") else "text"
+        shown.append(f"{rel}\n```{language}\n{text.rstrip(chr(10))}\n```")
+        used += len(text)
+    files = f"The files in the project:\n{chr(10).join(shown)}\n\n" if shown else ""
+    return [
+        {"role": "system", "content": f"You are a coder. {coder.backstory} {coder.goal}"},
+        {"role": "user", "content": f"{files}Request: {request}\n{FORMAT_RULES}"},
+    ]
+
+
+def run_single(engine: Engine, request: AcceptanceRequest) -> Outcome:
+    gen = roles_for(reply_budget_for(engine.info, engine.settings.n_ctx)).coder.generation
+    with tempfile.TemporaryDirectory(prefix="bench-single-") as folder:
+        workspace = Path(folder)
+        before = prepare_workspace(request, workspace)
+        began = time.perf_counter()
+        written, problems = [], []
+        try:
+            reply, stats = engine.chat(single_messages(engine, request.text, before), gen)
+        except EngineError as exc:  # e.g. a prompt too long for the context: a failed request
+            reply, stats = "", CallStats()
+            problems.append(f"the call failed: {exc}")
+        files = WorkspaceFiles(workspace)
+        for block in file_blocks(reply, files_named_in(request.text)):
+            try:
+                files.write_text(block.path, block.content)
+                written.append(block.path)
+            except (WorkspaceError, OSError) as exc:
+                problems.append(f"{block.path}: {exc}")
+        seconds = time.perf_counter() - began
+        lost = lost_in(before, workspace, request.text)
+        passed, output = run_hidden_test(workspace, request.hidden_test)
+        content = _written(workspace, written)
+    steps = [
+        {"step": "agent", "agent": "single", "round": 1, "seconds": round(stats.total_s, 1), "output": reply}
+    ]
+    steps += [{"step": "note", "who": "error", "message": p} for p in problems]
+    return Outcome(
+        passed=passed,
+        seconds=seconds,
+        test_output=output,
+        files=content,
+        lost=lost,
+        message=f"finish reason {stats.finish_reason}, {stats.completion_tokens} tokens",
+        steps=steps,
+    )
+
+
+# ---------- reports ----------
+
+
+def _fence(text: str, language: str = "text") -> str:
+    # Replies carry ``` blocks of their own: a longer fence keeps them inside.
+    return f"````{language}\n{text.rstrip()}\n````"
+
+
+def _outcome_markdown(title: str, outcome: Outcome) -> list[str]:
+    verdict = "PASSED" if outcome.passed else "FAILED"
+    lines = [f"## {title}: hidden test {verdict} ({outcome.seconds:.1f} s)", ""]
+    if outcome.message:
+        lines += [outcome.message, ""]
+    for step in outcome.steps:
+        if step["step"] == "agent":
+            lines += [
+                f"### round {step['round']}, {step['agent']} ({step['seconds']} s)",
+                "",
+                _fence(step["output"]),
+                "",
+            ]
+        elif step["step"] == "check":
+            lines += [f"### check `{step['command']}`: {'passed' if step['passed'] else 'failed'}", ""]
+            lines += [_fence(step["tail"]), ""] if step["tail"] else []
+        elif step["step"] == "verdict":
+            fixes = "; ".join(step["fixes"]) or "no fixes named"
+            lines += [f"### verdict: {'approved' if step['approved'] else 'not approved'} ({fixes})", ""]
+        else:
+            lines += [f"- {step['who']}: {step['message']}", ""]
+    lines += [f"### files written: {', '.join(outcome.files) or 'none'}", ""]
+    for rel, content in outcome.files.items():
+        lines += [f"`{rel}`", "", _fence(content, "python" if rel.endswith(".py") else "text"), ""]
+    if outcome.lost:
+        lost = "; ".join(f"{rel}: {', '.join(names)}" for rel, names in outcome.lost.items())
+        lines += [f"**Lost definitions**: {lost}", ""]
+    lines += ["### hidden test", "", _fence(outcome.test_output[-3000:]), ""]
+    return lines
+
+
+def write_transcript(out: Path, request: AcceptanceRequest, crew: Outcome, single: Outcome) -> None:
+    approval = "approved" if crew.approved else "not approved"
+    lines = [f"# {request.name} ({request.kind})", "", f"Request: {request.text}", ""]
+    if request.files.is_dir():
+        lines += [
+            f"Workspace before the run: {', '.join(sorted(p.name for p in request.files.iterdir()))}",
+            "",
+        ]
+    lines += [f"Crew: {approval}, {crew.rounds} round(s).", ""]
+    lines += _outcome_markdown("Crew", crew) + _outcome_markdown("Single call", single)
+    (out / f"{request.name}.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+def record(request: AcceptanceRequest, crew: Outcome, single: Outcome) -> dict[str, Any]:
+    def brief(o: Outcome) -> dict[str, Any]:
+        return {"passed": o.passed, "seconds": round(o.seconds, 1), "lost": o.lost, "files": sorted(o.files)}
+
+    return {
+        "request": request.name,
+        "kind": request.kind,
+        "crew": brief(crew)
+        | {"approved": crew.approved, "rounds": crew.rounds, "echoes": crew.echoes_examples},
+        "single": brief(single),
+    }
+
+
+def summarize(records: list[dict[str, Any]], model: str, rounds: int) -> dict[str, Any]:
+    n = len(records)
+
+    def share(count: int) -> float:
+        return round(count / n, 4) if n else 0.0
+
+    crew_passed = sum(r["crew"]["passed"] for r in records)
+    single_passed = sum(r["single"]["passed"] for r in records)
+    return {
+        "bench": "crew-acceptance",
+        "date": datetime.date.today().isoformat(),
+        "model": model,
+        "rounds": rounds,
+        "requests": n,
+        "crew_passed": crew_passed,
+        "single_passed": single_passed,
+        "crew_pass_rate": share(crew_passed),
+        "single_pass_rate": share(single_passed),
+        "crew_approved": sum(r["crew"]["approved"] for r in records),
+        "false_approvals": sum(r["crew"]["approved"] and not r["crew"]["passed"] for r in records),
+        "false_approval_rate": share(sum(r["crew"]["approved"] and not r["crew"]["passed"] for r in records)),
+        "crew_lost_definitions": sum(bool(r["crew"]["lost"]) for r in records),
+        "single_lost_definitions": sum(bool(r["single"]["lost"]) for r in records),
+        "crew_seconds_per_request": round(sum(r["crew"]["seconds"] for r in records) / n, 1) if n else 0.0,
+        "single_seconds_per_request": round(sum(r["single"]["seconds"] for r in records) / n, 1)
+        if n
+        else 0.0,
+        "example_echo_share": share(sum(r["crew"]["echoes"] for r in records)),
+        "by_kind": {
+            kind: {
+                "requests": len(rows),
+                "crew_passed": sum(r["crew"]["passed"] for r in rows),
+                "single_passed": sum(r["single"]["passed"] for r in rows),
+            }
+            for kind in KINDS
+            if (rows := [r for r in records if r["kind"] == kind])
+        },
+    }
+
+
+def summary_lines(result: dict[str, Any], records: list[dict[str, Any]]) -> list[str]:
+    n = result["requests"]
+    lost_names = [
+        f"{r['request']} ({'; '.join(', '.join(v) for v in r['crew']['lost'].values())})"
+        for r in records
+        if r["crew"]["lost"]
+    ]
+    kinds = ", ".join(
+        f"{kind} {row['crew_passed']}/{row['requests']} vs {row['single_passed']}/{row['requests']}"
+        for kind, row in result["by_kind"].items()
+    )
+    gain = 100 * (result["crew_pass_rate"] - result["single_pass_rate"])
+    return [
+        f"Acceptance set on {result['model']}, {result['date']}: {n} requests, "
+        f"crew with {result['rounds']} round(s)",
+        f"pass rate: crew {result['crew_passed']}/{n} = {result['crew_pass_rate']:.1%}, "
+        f"single call {result['single_passed']}/{n} = {result['single_pass_rate']:.1%} ({gain:+.1f} points)",
+        f"by kind (crew vs single): {kinds}",
+        f"false approvals: {result['false_approvals']} of {result['crew_approved']} approved runs "
+        f"({result['false_approval_rate']:.1%} of requests)",
+        f"lost definitions: crew {result['crew_lost_definitions']} run(s)"
+        + (f" [{'; '.join(lost_names)}]" if lost_names else "")
+        + f", single call {result['single_lost_definitions']} run(s)",
+        f"seconds per request: crew {result['crew_seconds_per_request']:.1f}, "
+        f"single call {result['single_seconds_per_request']:.1f}",
+        f"crew runs echoing the old prompt examples: {result['example_echo_share']:.0%}",
+    ]
+
+
+def _mark(o: Outcome) -> str:
+    return "PASS" if o.passed else "fail"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.crew", description=__doc__.splitlines()[0])
-    parser.add_argument("--model", default=None)
-    parser.add_argument("--limit", type=int, default=len(REQUESTS))
-    parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--model", default=None, help="catalog id or .gguf path (default: the IDE's default)")
+    parser.add_argument("--limit", type=int, default=None, help="run only the first N requests")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where transcripts and results go")
     args = parser.parse_args(argv)
 
-    engine = Engine(resolve_model(args.model), EngineSettings(n_ctx=4096))
+    requests = load_requests()[: args.limit]
+    args.out.mkdir(parents=True, exist_ok=True)
+    engine = Engine(resolve_model(args.model), EngineSettings(n_ctx=N_CTX))
     engine.load()
-    requests = REQUESTS[: args.limit]
-    ours, theirs = [], []
-    started = time.perf_counter()
-    for number, request in enumerate(requests, start=1):
-        ours.append(run_localcrew(engine, request, args.rounds))
-        theirs.append(run_react(engine, request))
-        o, t = ours[-1], theirs[-1]
-        print(
-            f"[{number:2d}/{len(requests)}] localcrew: {o['executed']} executed, {o['malformed']} malformed, "
-            f"checks {'passed' if o['checks_passed'] else 'failed'}"
-            f"{', echoes the examples' if o['echoes_examples'] else ''} | react: {t['tool']} usable, "
-            f"{t['broken']} broken, {t['final']} final  — {request[:50]}",
-            flush=True,
-        )
-
-    executed = sum(o["executed"] for o in ours)
-    malformed = sum(o["malformed"] for o in ours)
-    usable = sum(t["tool"] for t in theirs)
-    broken = sum(t["broken"] for t in theirs)
-    result = {
-        "bench": "crew",
-        "model": engine.model_path.name,
-        "requests": len(requests),
-        "tool_calls": executed + malformed,
-        "tool_call_parse_rate": round(executed / (executed + malformed), 4) if executed + malformed else 0.0,
-        "repaired_cut_off_calls": sum(o["repaired"] for o in ours),
-        "react_tool_replies": usable + broken,
-        "react_parse_rate": round(usable / (usable + broken), 4) if usable + broken else 0.0,
-        "overhead": round(sum(o["wall_s"] for o in ours) / sum(o["llm_s"] for o in ours) - 1, 4),
-        "prefill_fraction": round(sum(o["evaluated"] for o in ours) / sum(o["sent"] for o in ours), 4),
-        "files_written_share": round(sum(bool(o["files"]) for o in ours) / len(ours), 4),
-        "react_files_written_share": round(sum(t["wrote"] for t in theirs) / len(theirs), 4),
-        "checks_passed_share": round(sum(o["checks_passed"] for o in ours) / len(ours), 4),
-        "example_echo_share": round(sum(o["echoes_examples"] for o in ours) / len(ours), 4),
-        "crew_seconds_per_request": round(sum(o["wall_s"] for o in ours) / len(ours), 2),
-        "bench_seconds": round(time.perf_counter() - started, 1),
-    }
-    print(
-        f"tool calls parsed and executed: {executed}/{executed + malformed} = "
-        f"{result['tool_call_parse_rate']:.1%};   plain CrewAI ReAct: {usable}/{usable + broken} = "
-        f"{result['react_parse_rate']:.1%}"
-    )
-    print(
-        f"orchestration overhead: {result['overhead']:.1%} of LLM time;  prompt tokens evaluated / sent: "
-        f"{result['prefill_fraction']:.3f};  checks passed in {result['checks_passed_share']:.0%} of requests"
-    )
-    print(f"runs echoing the prompt examples: {result['example_echo_share']:.0%}")
+    model = engine.model_path.name
+    records: list[dict[str, Any]] = []
+    try:
+        for number, request in enumerate(requests, start=1):
+            crew = run_crew(engine, request, args.rounds)
+            single = run_single(engine, request)
+            write_transcript(args.out, request, crew, single)
+            records.append(record(request, crew, single))
+            notes = " FALSE APPROVAL" if crew.false_approval else ""
+            notes += f" LOST {sorted(crew.lost)}" if crew.lost else ""
+            print(
+                f"[{number:2d}/{len(requests)}] {request.name:<28} crew {_mark(crew)} "
+                f"({'approved' if crew.approved else 'not approved'}, {crew.rounds} r, {crew.seconds:.0f} s)"
+                f"{notes} | single {_mark(single)} ({single.seconds:.0f} s)"
+                + (f" LOST {sorted(single.lost)}" if single.lost else ""),
+                flush=True,
+            )
+    finally:
+        engine.close()
+    result = summarize(records, model, args.rounds)
+    (args.out / "results.json").write_text(json.dumps({"summary": result, "records": records}, indent=1))
+    print("\n".join(summary_lines(result, records)))
     if args.json:
         print(json.dumps(result))
-    engine.close()
     return 0
 
 
