@@ -7,7 +7,7 @@ from html import escape
 from pathlib import Path
 
 from gui.user_settings import UserSettings
-from models.catalog import CATALOG, ModelNotFoundError, catalog_entry, resolve_model
+from models.catalog import CATALOG, ModelNotFoundError, catalog_entry, display_name, resolve_model
 from models.engine import Engine, EngineError, EngineSettings
 from models.memory import available_ram_bytes, process_rss_bytes, total_ram_bytes
 from models.model_host import ModelHost
@@ -66,8 +66,9 @@ def model_markdown(host: ModelHost, reason: str = "") -> str:
         else ("CPU only (no usable GPU)" if not report.plan.device else "CPU only")
     )
     plan = "\n".join(f"- {line}" for line in report.plan.text().splitlines())
+    title = escape(display_name(engine.model_path))
     return (
-        f"**{escape(info.name)}** · {info.file_type} · {info.file_size / GiB:.2f} GiB\n\n"
+        f"**{title}** · {info.file_type} · {info.file_size / GiB:.2f} GiB\n\n"
         f"Context {settings.n_ctx} tokens · KV cache {settings.kv_type} · n_gpu_layers {report.n_gpu_layers}"
         f" ({where}) · loaded in {report.load_s:.1f} s{why}\n\n**Plan**\n{plan}"
     )

