@@ -51,7 +51,7 @@ from agents.roles import (
 )
 from models.engine import Engine
 from models.reply_budget import reply_budget_for
-from tools.run_snapshot import RunSnapshots, SnapshotError
+from tools.run_snapshot import RunInfo, RunSnapshots, SnapshotError
 from tools.sandbox import RunLimits
 from tools.text_search import search_text
 from tools.workspace_files import WorkspaceFiles
@@ -168,6 +168,8 @@ class CrewRunner:
         self.roles = roles_for(budget, self.settings.temperature, self.settings.seed)
         self._llms: list[LocalLLM] = []
         self.preamble = ""
+        self.previous: RunInfo | None = None
+        self._earlier: list[str] = []  # files the previous run changed that are still there
 
     # ---------- the run ----------
     def run(self, request: str) -> RunSummary:
@@ -176,6 +178,7 @@ class CrewRunner:
         if not request:
             return self._finish("", started, completed=False, message="The request is empty.")
         try:
+            self.previous = self.snapshots.last_run()  # before this run becomes the last one
             run_id = self.snapshots.begin_run(request)
         except (SnapshotError, OSError) as exc:
             return self._finish(
@@ -220,7 +223,18 @@ class CrewRunner:
     def _run_rounds(self, run_id: str, request: str, context: ToolContext, started: float) -> RunSummary:
         source, chunks, context_text = self.retriever(request)
         self.bus.emit(ContextRetrieved(query=request, source=source, chunks=chunks))
-        self.preamble = run_preamble(crew_charter(), request, context_text, self.files.list_files())
+        files = self.files.list_files()
+        # A follow-up ("now make it ignore case") means the previous run's files: name them, and
+        # show them to the coder when the request names none itself.
+        earlier = [f for f in self.previous.files_written if f in files] if self.previous else []
+        self._earlier = [f for f in earlier if f.endswith(".py")][:3]
+        previous = (
+            f"Previous request in this project: {self.previous.label[:300]}\n"
+            f"It changed: {', '.join(earlier) or 'no file'}."
+            if self.previous
+            else ""
+        )
+        self.preamble = run_preamble(crew_charter(), request, context_text, files, previous)
         plan: Plan | None = None
         allowed_files = files_named_in(request)
         feedback, approved, checks_passed, check_lines = "", False, False, []
@@ -294,7 +308,7 @@ class CrewRunner:
         reply = self._step(
             self.roles.coder,
             round_number,
-            coder_task(request, plan, feedback, self._current_files_text(allowed_files)),
+            coder_task(request, plan, feedback, self._current_files_text(allowed_files or self._earlier)),
             "the files, each whole in a code block",
         )
         context.agent = "coder"

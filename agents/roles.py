@@ -183,11 +183,17 @@ def crew_charter() -> str:
     )
 
 
-def run_preamble(charter: str, request: str, context: str, existing_files: list[str]) -> str:
-    """The charter, then this run's request, files and retrieved code: shared by all three agents."""
+def run_preamble(
+    charter: str, request: str, context: str, existing_files: list[str], previous: str = ""
+) -> str:
+    """The charter, the previous request (so a follow-up means its files), then this run's request,
+    files and retrieved code: shared by all three agents."""
     files = ", ".join(existing_files[:30]) or "(empty folder)"
-    return f"{charter}\n\nRequest: {request}\nProject files: {files}\n" + (
-        f"Relevant code:\n{context}\n" if context else ""
+    return (
+        f"{charter}\n\n"
+        + (f"{previous}\n" if previous else "")
+        + f"Request: {request}\nProject files: {files}\n"
+        + (f"Relevant code:\n{context}\n" if context else "")
     )
 
 

@@ -379,3 +379,23 @@ def test_agent_turns_are_announced(workspace: Path) -> None:
     finished = [(e.agent, e.round) for e in events(bus, AgentFinished)]
     assert started == finished == [("coder", 1), ("reviewer", 1)]
     assert events(bus, ContextRetrieved)[0].query == REQUEST
+
+
+def test_a_follow_up_sees_the_previous_request_and_edits_its_file(workspace: Path) -> None:
+    run(one_round("total_calc.py"), workspace)
+    engine = one_round("total_calc.py", GOOD.replace("sum(xs)", "sum(abs(x) for x in xs)"))
+    summary, _ = run(engine, workspace, request="Now make it add absolute values.")
+    prompt = engine.calls_of("coder")[0].prompt
+    assert f"Previous request in this project: {REQUEST}" in prompt and "It changed: total_calc.py." in prompt
+    assert f"total_calc.py\n{FENCE}python\n{GOOD}{FENCE}" in prompt  # the file as the first run left it
+    assert summary.files_changed == ["total_calc.py"]
+
+
+def test_after_an_undo_the_undone_request_is_not_the_previous_one(workspace: Path) -> None:
+    from tools.run_snapshot import RunSnapshots
+
+    run(one_round("total_calc.py"), workspace)
+    RunSnapshots(workspace).undo()
+    engine = one_round("other.py")
+    run(engine, workspace, request="Write other.py that prints 3.")
+    assert "Previous request" not in engine.calls_of("coder")[0].prompt
