@@ -388,7 +388,11 @@ class CrewRunner:
         return [run_check(context, "python", t, expects_output=expects_output) for t in targets]
 
     def _current_files_text(self, names: list[str]) -> str:
-        """The existing files the coder is to change, whole, within the budget (~1,500 tokens)."""
+        """The existing files the coder is to change, whole, within the budget (~1,500 tokens).
+        With no file in view (a new module), a small project's files are all shown: a request may
+        build on them or read a data file, and one plain coder call that saw them did better."""
+        if not names:
+            names = self._small_project_files()
         parts, used = [], 0
         for rel in names:
             try:
@@ -396,13 +400,18 @@ class CrewRunner:
             except (ValueError, OSError):  # not there yet (a new file), or unreadable
                 continue
             if used + len(text) > self.settings.current_files_chars:
-                parts.append(f"--- {rel}: too long to show whole; read it with read_file before changing it")
+                parts.append(f"{rel}: too long to show whole")
                 continue
-            parts.append(
-                f"{rel}\n```python\n{text}```" if text.endswith("\n") else f"{rel}\n```python\n{text}\n```"
-            )
+            # Data files go in a text block: a reply that copies one back is not taken for a file.
+            language = "python" if rel.endswith(".py") else "text"
+            parts.append(f"{rel}\n```{language}\n{text.rstrip(chr(10))}\n```")
             used += len(text)
         return "\n".join(parts)
+
+    def _small_project_files(self) -> list[str]:
+        names = self.files.list_files()[:20]
+        sizes = [(self.workspace / rel).stat().st_size for rel in names if (self.workspace / rel).is_file()]
+        return names if sum(sizes) <= self.settings.current_files_chars else []
 
     def _changes_text(self, written: list[str], limit: int = 1500) -> str:
         parts = []

@@ -399,3 +399,11 @@ def test_after_an_undo_the_undone_request_is_not_the_previous_one(workspace: Pat
     engine = one_round("other.py")
     run(engine, workspace, request="Write other.py that prints 3.")
     assert "Previous request" not in engine.calls_of("coder")[0].prompt
+
+
+def test_a_new_module_request_sees_a_small_projects_files(workspace: Path) -> None:
+    engine = one_round()
+    run(engine, workspace)
+    prompt = engine.calls_of("coder")[0].prompt
+    assert f"util.py\n{FENCE}python\n{UTIL.rstrip()}\n{FENCE}" in prompt
+    assert f"notes.txt\n{FENCE}text\nthe program sums a list of numbers\n{FENCE}" in prompt
