@@ -261,9 +261,11 @@ class CrewRunner:
                     schema=VERDICT_SCHEMA,
                 )
             )
-            # Passing checks stand unless the reviewer names a concrete defect: small reviewers say
-            # "not approved" over correct code naming nothing, or "approved" while naming a defect.
-            approved = checks_passed and not verdict.fixes
+            # Passing checks stand unless the reviewer rejects them with a fix: small reviewers say
+            # "not approved" over correct code naming nothing. One that approves while listing
+            # "fixes" is taken at its word: on the 0.5B those fixes restated the request, and the
+            # coder answered them with the same bytes for two more rounds.
+            approved = checks_passed and (verdict.approved or not verdict.fixes)
             self.bus.emit(ReviewVerdict(round=round_number, approved=approved, fixes=verdict.fixes))
             if approved and checks_passed:
                 break
@@ -327,7 +329,8 @@ class CrewRunner:
                 result = f"Error: {block.path}: {exc}"
             if result.startswith("Error"):
                 problems.append(result.removeprefix("Error: "))
-        missing = [f for f in allowed_files if not self.files.resolve(f).exists()]
+        # Only what the user named must exist: a file the planner added may rightly not be written.
+        missing = [f for f in files_named_in(request) if not self.files.resolve(f).exists()]
         if missing:
             problems.append(f"The request names {', '.join(missing)}, which was not written.")
         return problems

@@ -79,6 +79,8 @@ def file_blocks(reply: str, expected: list[str]) -> list[FileBlock]:
             path = expected[0]
         if path is None or (expected and path not in expected):
             continue
+        if language in ("python", "py", "") and not path.endswith(".py"):
+            continue  # Python code headed "# scores.csv" must not overwrite the user's data file
         found[path] = code
     return [FileBlock(path, content) for path, content in found.items()]
 

@@ -407,3 +407,21 @@ def test_a_new_module_request_sees_a_small_projects_files(workspace: Path) -> No
     prompt = engine.calls_of("coder")[0].prompt
     assert f"util.py\n{FENCE}python\n{UTIL.rstrip()}\n{FENCE}" in prompt
     assert f"notes.txt\n{FENCE}text\nthe program sums a list of numbers\n{FENCE}" in prompt
+
+
+def test_a_reviewer_that_approves_while_listing_fixes_is_taken_at_its_word(workspace: Path) -> None:
+    summary, _ = run(one_round(review=verdict(True, "total should sum a list")), workspace, rounds=3)
+    assert summary.approved and summary.rounds_used == 1
+
+
+def test_a_file_only_the_planner_added_need_not_be_written(workspace: Path) -> None:
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("settings.py", CRASH)), files(("settings.py", GOOD))],
+            reviewer=[verdict(False, "it crashes"), verdict(True)],
+            planner=[plan("settings.py", "load_settings.py")],  # shares the stem, never written
+        )
+    )
+    summary, _ = run(engine, workspace, request="Write settings.py that prints a sum.", rounds=2)
+    assert "load_settings.py" not in engine.calls_of("reviewer")[1].last
+    assert summary.approved and summary.rounds_used == 2

@@ -34,3 +34,10 @@ def test_a_doubled_opening_fence_counts_once_and_a_comment_path_names_the_file()
 def test_a_block_cut_off_by_the_cap_is_not_a_file() -> None:
     reply = f"m.py\n{F}python\ndef f():\n    return ["
     assert file_blocks(reply, ["m.py"]) == [] and unclosed_block(reply)
+
+
+def test_python_code_headed_by_a_data_file_name_never_becomes_that_file() -> None:
+    # The 0.5B headed its grades.py code "# scores.csv": written, it replaced the user's data.
+    reply = f"{F}python\n# scores.csv\nimport csv\n{F}\nconfig.json\n{F}python\nx = 1\n{F}\n"
+    assert file_blocks(reply, []) == [] and file_blocks(reply, ["scores.csv"]) == []
+    assert file_blocks(f'config.json\n{F}json\n{{"a": 1}}\n{F}\n', [])[0].path == "config.json"
