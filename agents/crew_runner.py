@@ -335,14 +335,13 @@ class CrewRunner:
             problems.append(f"The request names {', '.join(missing)}, which was not written.")
         return problems
 
-    def _llm(self, role: Role, schema: dict[str, Any] | None, tool_first: bool) -> LocalLLM:
+    def _llm(self, role: Role, schema: dict[str, Any] | None) -> LocalLLM:
         llm = LocalLLM(
             model=self.engine.model_path.name,
             engine=self.engine,
             agent_name=role.name,
             generation=role.generation,
             answer_schema=schema,
-            tool_required_first=tool_first,
             bus=self.bus,
             cancel=self.cancel,
             preamble=self.preamble,
@@ -360,16 +359,14 @@ class CrewRunner:
         expected: str,
         *,
         schema: dict[str, Any] | None = None,
-        tools: list[Any] | None = None,
-        tool_first: bool = False,
     ) -> str:
         if self.cancel.is_set():
             raise RunCancelledError("stopped")
         self.bus.emit(AgentStarted(agent=role.name, round=round_number))
         began = time.perf_counter()
-        output = kickoff_one_agent(
-            role, self._llm(role, schema, tool_first), tools or [], description, expected
-        )
+        # No tools: every agent answers in text (JSON for the planner and reviewer, Markdown files
+        # for the coder), and the runner acts on it.
+        output = kickoff_one_agent(role, self._llm(role, schema), [], description, expected)
         self.bus.emit(
             AgentFinished(
                 agent=role.name,

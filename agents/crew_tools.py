@@ -290,14 +290,6 @@ def expected_files_schema(files: list[str]) -> type[BaseModel]:
     )
 
 
-def coder_tools(context: ToolContext, expected_files: list[str] | None = None) -> list[BaseTool]:
-    writer = WriteFileTool()
-    if expected_files:
-        writer = WriteFileTool(args_schema=expected_files_schema(expected_files))
-    others = [ReadFileTool(), RunPythonTool(), SearchCodeTool()]
-    return [writer.bind(context)] + [tool.bind(context) for tool in others]
-
-
 def all_tools(context: ToolContext) -> list[BaseTool]:
     tools = [
         ListFilesTool(),
