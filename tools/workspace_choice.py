@@ -12,13 +12,26 @@ import sys
 import tempfile
 from pathlib import Path
 
-_SYSTEM = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/proc", "/run", "/sbin",
-           "/sys", "/usr", "/var", "/opt", "/srv", "/snap", "/tmp", "/home", "/Users", "/root",
-           "/System", "/Library", "/Applications", "/private")  # fmt: skip
+# Below these nothing is a user's project; the second list is refused only as the folder itself.
+_SYSTEM_TREES = (
+    "/bin",
+    "/boot",
+    "/dev",
+    "/etc",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/proc",
+    "/sbin",
+    "/sys",
+    "/usr",
+)
+_SYSTEM_ROOTS = ("/run", "/var", "/opt", "/srv", "/snap", "/tmp", "/home", "/Users", "/root", "/System",
+                 "/Library", "/Applications", "/private")  # fmt: skip
 
 
 def _roots() -> set[Path]:
-    roots = {Path(p) for p in _SYSTEM} | {Path(Path.home().anchor)}
+    roots = {Path(p) for p in _SYSTEM_TREES + _SYSTEM_ROOTS} | {Path(Path.home().anchor)}
     if sys.platform == "win32":
         windows = Path(os.environ.get("SYSTEMROOT", r"C:\Windows"))
         roots |= {windows, Path(os.environ.get("PROGRAMFILES", r"C:\Program Files"))}
@@ -27,9 +40,7 @@ def _roots() -> set[Path]:
 
 
 def _inside_system(path: Path) -> bool:
-    # Below /usr, /etc, /proc... nothing is a user's project; /home, /tmp, /opt only as themselves.
-    deep = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/proc", "/sbin", "/sys", "/usr")
-    return any(path.is_relative_to(root) for root in deep) and sys.platform != "win32"
+    return sys.platform != "win32" and any(path.is_relative_to(root) for root in _SYSTEM_TREES)
 
 
 def workspace_problem(folder: str | Path) -> str | None:
