@@ -11,23 +11,30 @@ Rules, in the order they are checked:
 - `..` may not climb above the workspace root (checked lexically, before touching the disk);
 - no symlink component may point outside the workspace, even one in the middle of the path;
 - an existing target must be a regular file or a directory (no devices, fifos or sockets);
+- a file with more than one hard link is not read (its other name may be outside);
 - writes and deletes never go into `.git` or `.localcrew` (the user's history and ours).
 
-Writes are atomic (temp file in the same directory, fsync, `os.replace`), so a crash leaves either
+Every open goes through `tools.confined_fs`: walked from a directory fd of the root with
+openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS) or per-component O_NOFOLLOW, so a folder swapped for
+a symlink while we work (check-then-open race) is refused instead of followed. Inside links are
+followed by reading them ourselves and walking their target again from the root.
+
+Writes are atomic (temp file in the same directory fd, fsync, renameat), so a crash leaves either
 the old or the new content, never half a file. A `before_write` hook sees every path before it is
 written or deleted; `tools.run_snapshot` uses it to journal what a crew run touched.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
-import re
 import stat
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from tools.confined_fs import ConfinedRoot, Dir, WorkspaceError, split_rel
 
 # Directories that are never listed or snapshotted: tool state, VCS data, environments, caches.
 SKIP_DIRS = frozenset(
@@ -46,11 +53,14 @@ SKIP_DIRS = frozenset(
 # Directories no agent may write into (compared case-insensitively for case-folding filesystems).
 PROTECTED_DIRS = frozenset({".git", ".localcrew"})
 
-_WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:")
-
-
-class WorkspaceError(ValueError):
-    """A path or file operation was refused; the message says which path and why."""
+__all__ = [
+    "DIFF_LIMIT_BYTES",
+    "PROTECTED_DIRS",
+    "SKIP_DIRS",
+    "WorkspaceError",
+    "WorkspaceFiles",
+    "WriteResult",
+]
 
 
 @dataclass(frozen=True)
@@ -98,10 +108,6 @@ def unified_diff(rel: str, old: str | None, new: str | None) -> str:
     return "".join(out)
 
 
-def _is_within(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
 def _current_umask() -> int:
     # os.umask() can only be read by setting it, which races with other threads; Linux exposes it.
     try:
@@ -123,115 +129,83 @@ class WorkspaceFiles:
             raise WorkspaceError(f"workspace {str(root)!r} is not an existing directory")
         # Compare against the real root so a workspace reached through a symlink still works.
         self.root = Path(os.path.realpath(root_path))
+        self.fs = ConfinedRoot(self.root)
         self.before_write = before_write
 
     # -- confinement -------------------------------------------------------------------------
 
-    def _lexical_parts(self, rel: str) -> list[str]:
-        if not isinstance(rel, str):
-            raise WorkspaceError(f"path must be a string, got {type(rel).__name__}")
-        if not rel.strip():
-            raise WorkspaceError("empty path: give a path relative to the workspace root")
-        if "\x00" in rel:
-            raise WorkspaceError(f"path {rel!r} contains a NUL byte")
-        if rel.startswith(("/", "\\")) or _WINDOWS_DRIVE.match(rel):
-            raise WorkspaceError(f"path {rel!r} is absolute; give a path relative to the workspace root")
-        parts: list[str] = []
-        for part in rel.replace("\\", "/").split("/"):
-            if part in ("", "."):
-                continue
-            if part == "..":
-                if not parts:
-                    raise WorkspaceError(f"path {rel!r} uses '..' to leave the workspace")
-                parts.pop()
-            else:
-                parts.append(part)
-        return parts
-
-    def resolve(self, rel: str) -> Path:
-        """The real absolute path for `rel`, or WorkspaceError if it is not safely inside."""
+    def _canonical(self, rel: str, follow_last: bool = True) -> list[str]:
+        """`rel` with inside links resolved, as link-free parts; WorkspaceError otherwise."""
         try:
-            return self._resolve(rel)
-        except OSError as exc:  # a name too long, a symlink loop: the same kind of error as the rest
+            return self.fs.canonical(split_rel(rel), follow_last=follow_last, rel=rel)
+        except OSError as exc:  # a name too long, a permission: the same kind of error as the rest
             raise WorkspaceError(f"path {str(rel)[:200]!r}: {exc.strerror or exc}") from None
 
-    def _resolve(self, rel: str) -> Path:
-        parts = self._lexical_parts(rel)
-        root = str(self.root)
-        current = root
-        for i, part in enumerate(parts):
-            current = os.path.join(current, part)
+    def resolve(self, rel: str) -> Path:
+        """The real absolute path for `rel`, or WorkspaceError if it is not safely inside.
+
+        A name only: open files through this class (or tools.confined_fs), never by this path,
+        or the check and the open race against a program swapping in a link."""
+        parts = self._canonical(rel)
+        if parts:
             try:
-                st = os.lstat(current)
+                with self.fs.open_dir(parts[:-1]) as parent:
+                    mode = parent.lstat(parts[-1]).st_mode
             except (FileNotFoundError, NotADirectoryError):
-                # The rest does not exist yet (a file about to be created): nothing to follow.
-                current = os.path.join(current, *parts[i + 1 :])
-                break
-            if stat.S_ISLNK(st.st_mode):
-                target = os.path.realpath(current)
-                shown = "/".join(parts[: i + 1])
-                if not _is_within(target, root):
-                    raise WorkspaceError(
-                        f"path {rel!r} goes through symlink {shown!r} which points outside "
-                        f"the workspace (to {target})"
-                    )
-                current = target
-        resolved = os.path.realpath(current)
-        if not _is_within(resolved, root):  # belt and braces: realpath must agree
-            raise WorkspaceError(f"path {rel!r} resolves outside the workspace ({resolved})")
-        try:
-            mode = os.stat(resolved).st_mode
-        except (FileNotFoundError, NotADirectoryError):
-            return Path(resolved)
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-            raise WorkspaceError(f"path {rel!r} is not a regular file or directory (device, fifo or socket)")
-        return Path(resolved)
+                mode = None  # not there yet: a file about to be created
+            except OSError as exc:
+                raise WorkspaceError(f"path {str(rel)[:200]!r}: {exc.strerror or exc}") from None
+            if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                raise WorkspaceError(
+                    f"path {rel!r} is not a regular file or directory (device, fifo or socket)"
+                )
+        return self.root.joinpath(*parts)
 
     def relative(self, path: Path) -> str:
         """Workspace-relative posix form of an absolute path inside the workspace."""
         return Path(path).relative_to(self.root).as_posix() or "."
 
-    def _resolve_for_change(self, rel: str, verb: str) -> Path:
-        path = self.resolve(rel)
-        rel_parts = path.relative_to(self.root).parts
-        for part in rel_parts:
+    def _check_changeable(self, rel: str, parts: list[str], verb: str) -> None:
+        for part in parts:
             if part.lower() in PROTECTED_DIRS:
                 raise WorkspaceError(f"refusing to {verb} {rel!r}: {part}/ is protected")
-        return path
 
     # -- reading -----------------------------------------------------------------------------
 
     def list_files(self, subdir: str = ".", max_entries: int = 2000) -> list[str]:
         """Regular files under `subdir` as sorted relative posix paths (at most `max_entries`).
 
-        Skips VCS, tool, venv and cache directories and never follows symlinked directories,
-        so a link loop or a link to / cannot blow up the listing.
+        Skips VCS, tool, venv and cache directories and never descends into a symlinked
+        directory (a link loop or a link to / or to the home cannot blow up or leak into the
+        listing). A link to a regular file inside the workspace is listed, since read_text
+        follows it (confined); links to folders or outside are left out.
         """
-        start = self.resolve(subdir)
-        if not start.is_dir():
-            raise WorkspaceError(f"cannot list {subdir!r}: not a directory")
-        root = str(self.root)
+        start = self._canonical(subdir)
+        try:
+            with self.fs.open_dir(start):
+                pass
+        except (OSError, WorkspaceError):
+            raise WorkspaceError(f"cannot list {subdir!r}: not a directory") from None
         found: list[str] = []
-        stack = [str(start)]
+        stack = [start]
         while stack and len(found) < max_entries:
             directory = stack.pop()
             try:
-                entries = sorted(os.scandir(directory), key=lambda e: e.name)
-            except OSError:
-                continue  # unreadable directory: list what we can
-            subdirs: list[str] = []
+                entries = self.fs.listdir(directory)
+            except (OSError, WorkspaceError):
+                continue  # unreadable, or swapped for a link since it was listed: list what we can
+            subdirs: list[list[str]] = []
             for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
+                parts = [*directory, entry.name]
+                if entry.kind == "dir":
                     if entry.name not in SKIP_DIRS:
-                        subdirs.append(entry.path)
+                        subdirs.append(parts)
                     continue
-                if entry.is_symlink():
-                    target = os.path.realpath(entry.path)
-                    if not (_is_within(target, root) and os.path.isfile(target)):
-                        continue
-                elif not entry.is_file(follow_symlinks=False):
+                if entry.kind == "link" and not self.fs.regular_file_inside(parts):
+                    continue
+                if entry.kind == "other":
                     continue  # fifo, socket, device
-                found.append(Path(entry.path).relative_to(self.root).as_posix())
+                found.append("/".join(parts))
                 if len(found) >= max_entries:
                     break
             stack.extend(reversed(subdirs))  # depth-first, alphabetical
@@ -239,28 +213,19 @@ class WorkspaceFiles:
 
     def read_text(self, rel: str, max_bytes: int = 200_000) -> str:
         """UTF-8 text of a regular file; WorkspaceError for directories, binary or huge files."""
-        path = self.resolve(rel)
-        # O_NONBLOCK: a fifo swapped in after resolve() must not hang us; fstat decides below.
-        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+        parts = split_rel(rel)
         try:
-            fd = os.open(path, flags)
-        except FileNotFoundError:
+            data, st = self.fs.read_bytes(parts, max_bytes + 1, rel=rel)
+        except (FileNotFoundError, NotADirectoryError):
             raise WorkspaceError(f"cannot read {rel!r}: file does not exist") from None
         except IsADirectoryError:
             raise WorkspaceError(f"cannot read {rel!r}: it is a directory") from None
         except OSError as exc:
-            raise WorkspaceError(f"cannot read {rel!r}: {exc.strerror}") from None
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            os.close(fd)
-            what = "it is a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-            raise WorkspaceError(f"cannot read {rel!r}: {what}")
-        with os.fdopen(fd, "rb") as fh:
-            if st.st_size > max_bytes:
-                raise WorkspaceError(
-                    f"cannot read {rel!r}: {st.st_size} bytes is over the {max_bytes} byte limit"
-                )
-            data = fh.read(max_bytes + 1)
+            raise WorkspaceError(f"cannot read {rel!r}: {exc.strerror or exc}") from None
+        if st.st_size > max_bytes:
+            raise WorkspaceError(
+                f"cannot read {rel!r}: {st.st_size} bytes is over the {max_bytes} byte limit"
+            )
         if len(data) > max_bytes:  # grew after fstat
             raise WorkspaceError(f"cannot read {rel!r}: over the {max_bytes} byte limit")
         if b"\x00" in data:
@@ -272,76 +237,101 @@ class WorkspaceFiles:
 
     # -- changing ----------------------------------------------------------------------------
 
-    def _make_parents(self, path: Path, rel: str) -> None:
-        missing: list[Path] = []
-        parent = path.parent
-        while not parent.exists():
-            missing.append(parent)
-            parent = parent.parent
-        if not parent.is_dir():
-            raise WorkspaceError(f"cannot write {rel!r}: {self.relative(parent)!r} is a file")
-        for directory in reversed(missing):
-            os.mkdir(directory)
+    def _old_state(self, parent: list[str], name: str, rel: str) -> tuple[os.stat_result | None, str | None]:
+        """What `name` holds now: (stat, text for the diff); (None, None) when it is not there."""
+        try:
+            with self.fs.open_dir(parent) as folder:
+                st = folder.lstat(name)
+                if stat.S_ISDIR(st.st_mode):
+                    raise WorkspaceError(f"cannot write {rel!r}: it is a directory")
+                if stat.S_ISLNK(st.st_mode):
+                    return None, None  # swapped in since it was resolved: the rename replaces the link
+                if not stat.S_ISREG(st.st_mode):
+                    raise WorkspaceError(f"cannot write {rel!r}: not a regular file (device, fifo or socket)")
+                fd = folder.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except (FileNotFoundError, NotADirectoryError):
+            return None, None
+        with os.fdopen(fd, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            # A hard-linked file is replaced (the rename never writes through it) but not shown:
+            # its other name may be outside the workspace.
+            if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1 or st.st_size > DIFF_LIMIT_BYTES:
+                return st, None
+            return st, fh.read(DIFF_LIMIT_BYTES + 1).decode("utf-8", errors="replace")
 
     def write_text(self, rel: str, content: str) -> WriteResult:
         """Atomically write UTF-8 text, creating parent directories inside the workspace."""
         if not isinstance(content, str):
             raise WorkspaceError(f"cannot write {rel!r}: content must be text")
-        path = self._resolve_for_change(rel, "write")
-        shown = self.relative(path)
-        if path == self.root or path.is_dir():
+        parts = self._canonical(rel)
+        if not parts:
             raise WorkspaceError(f"cannot write {rel!r}: it is a directory")
-        old_content: str | None = None
-        old_mode: int | None = None
-        old_stat = path.stat() if path.exists() else None
-        existed, old_size = old_stat is not None, old_stat.st_size if old_stat else 0
-        if old_stat is not None:
-            if old_size <= DIFF_LIMIT_BYTES:
-                old_content = path.read_bytes().decode("utf-8", errors="replace")
-            old_mode = stat.S_IMODE(old_stat.st_mode)
-        if self.before_write is not None:
-            self.before_write(path)
-        self._make_parents(path, rel)
-        data = content.encode("utf-8")
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        self._check_changeable(rel, parts, "write")
+        parent, name = parts[:-1], parts[-1]
+        path = self.root.joinpath(*parts)
         try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            # mkstemp makes 0600 files; keep the old mode, or what a plain open() would give.
-            os.chmod(tmp, old_mode if old_mode is not None else 0o666 & ~_current_umask())
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-        fsync_dir(path.parent)
-        return WriteResult(shown, path, len(data), not existed, old_content, content, old_size)
+            old_stat, old_content = self._old_state(parent, name, rel)
+            if self.before_write is not None:
+                self.before_write(path)
+            data = content.encode("utf-8")
+            with self.fs.make_dirs(parent, rel=rel) as folder:
+                # mkstemp-like 0600 file; keep the old mode, or what a plain open() would give.
+                mode = stat.S_IMODE(old_stat.st_mode) if old_stat is not None else 0o666 & ~_current_umask()
+                _replace_in(folder, name, data, mode)
+        except OSError as exc:
+            raise WorkspaceError(f"cannot write {rel!r}: {exc.strerror or exc}") from None
+        old_size = old_stat.st_size if old_stat is not None else 0
+        return WriteResult("/".join(parts), path, len(data), old_stat is None, old_content, content, old_size)
 
     def delete(self, rel: str) -> None:
-        """Delete a file (or an empty directory)."""
-        path = self._resolve_for_change(rel, "delete")
-        if path == self.root:
+        """Delete a file, a link (not what it points to) or an empty directory."""
+        parts = self._canonical(rel, follow_last=False)
+        if not parts:
             raise WorkspaceError("refusing to delete the workspace root")
-        parts = self._lexical_parts(rel)
-        link = self.resolve("/".join(parts[:-1]) or ".") / parts[-1]
-        if link.is_symlink():
-            # resolve() followed the (inside) link; deleting must remove the link, not its target.
-            path = link
-        if not os.path.lexists(path):
-            raise WorkspaceError(f"cannot delete {rel!r}: it does not exist")
-        if path.is_dir() and not path.is_symlink():
-            if any(path.iterdir()):
-                raise WorkspaceError(f"cannot delete {rel!r}: directory is not empty")
-            if self.before_write is not None:
-                self.before_write(path)
-            path.rmdir()
-        else:
-            if self.before_write is not None:
-                self.before_write(path)
-            path.unlink()
-        fsync_dir(path.parent)
+        self._check_changeable(rel, parts, "delete")
+        path = self.root.joinpath(*parts)
+        try:
+            with self.fs.open_dir(parts[:-1]) as folder:
+                name = parts[-1]
+                try:
+                    st = folder.lstat(name)
+                except FileNotFoundError:
+                    raise WorkspaceError(f"cannot delete {rel!r}: it does not exist") from None
+                if stat.S_ISDIR(st.st_mode):
+                    with folder.open_dir(name) as inner:
+                        if inner.entries():
+                            raise WorkspaceError(f"cannot delete {rel!r}: directory is not empty")
+                    if self.before_write is not None:
+                        self.before_write(path)
+                    folder.rmdir(name)
+                else:
+                    if self.before_write is not None:
+                        self.before_write(path)
+                    folder.unlink(name)
+                folder.fsync()
+        except (FileNotFoundError, NotADirectoryError):
+            raise WorkspaceError(f"cannot delete {rel!r}: it does not exist") from None
+        except OSError as exc:
+            raise WorkspaceError(f"cannot delete {rel!r}: {exc.strerror or exc}") from None
+
+
+def _replace_in(folder: Dir, name: str, data: bytes, mode: int) -> None:
+    """Temp file + fsync + rename, all inside one open folder: nothing is looked up by path."""
+    fd, tmp = folder.create_temp(f".{name[:200]}.")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+            if hasattr(os, "fchmod"):
+                os.fchmod(fh.fileno(), mode)
+        folder.rename(tmp, name)
+        tmp = ""
+    finally:
+        if tmp:
+            with contextlib.suppress(OSError):
+                folder.unlink(tmp)
+    folder.fsync()
 
 
 def fsync_dir(directory: Path) -> None:
