@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from tools.confined_fs import ConfinedRoot, WorkspaceError, split_rel
 from tools.workspace_files import SKIP_DIRS, fsync_dir, unified_diff
 
 try:
@@ -241,7 +242,13 @@ class RunSnapshots:
         for rel in info.files_written:
             entry = before.files.get(rel)
             old = _read_text_or_none(self._object(entry[0]), max_file_bytes) if entry else None
-            new = _read_text_or_none(self.workspace / rel, max_file_bytes)
+            try:
+                new = _read_workspace_text(self.workspace, rel, max_file_bytes)
+            except WorkspaceError as exc:
+                # A program may have swapped the file for a link, a fifo or a hard link: say so,
+                # and show nothing of what it points to.
+                parts.append(f"--- a/{rel}\n+++ b/{rel}\n(not shown: {exc})\n")
+                continue
             parts.append(unified_diff(rel, old, new))
         return info, "".join(parts)
 
@@ -568,6 +575,18 @@ def _read_text_or_none(path: Path, max_bytes: int) -> str | None:
             return handle.read(max_bytes).decode("utf-8", errors="replace")
     except OSError:
         return None
+
+
+def _read_workspace_text(workspace: Path, rel: str, max_bytes: int) -> str | None:
+    """A crew-written file as it is now: never through a link, never blocking on a fifo, never
+    a hard-linked file (tools.confined_fs); None when it is gone. WorkspaceError says why not."""
+    try:
+        data, _ = ConfinedRoot(workspace).read_bytes(split_rel(rel), max_bytes, follow=False, rel=rel)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise WorkspaceError(f"cannot read {rel!r}: {exc.strerror or exc}") from None
+    return data.decode("utf-8", errors="replace")
 
 
 def _write_json(path: Path, data: dict, durable: bool = True) -> None:
