@@ -150,9 +150,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except LaunchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    from gui.http_guard import TOKEN_PARAM, new_token
     from gui.startup_splash import StartupSplash
 
+    # A new key each launch, even on loopback: only a tab opened with this address (or a script
+    # given the key) can drive the IDE; other local pages and programs' requests are refused.
+    token = new_token()
     url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
+    url += f"?{TOKEN_PARAM}={token}"
     try:
         splash: StartupSplash | None = StartupSplash(
             args.host, args.port, "Loading the interface; the model loads in the background."
@@ -197,8 +202,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     state = IdeState(host, settings, notices, default_model_id=default_id, model_reason=reason)
 
+    import os
+
+    from gui.http_guard import guarded_app_kwargs, login_backoff
     from gui.ide_page import build_ide_page, launch_kwargs
-    from gui.launch_guard import host_check_app_kwargs
+    from gui.launch_guard import host_check
 
     page = build_ide_page(state)
     print(f"LocalCrew on {url} — workspace {state.workspace}", flush=True)
@@ -212,7 +220,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         auth=auth,
         share=False,
         prevent_thread_lock=True,
-        app_kwargs=host_check_app_kwargs(args.host),
+        app_kwargs=guarded_app_kwargs(
+            token,
+            args.port,
+            login_backoff(dict(os.environ)) if auth else None,
+            host_check(args.host),
+        ),
         **launch_kwargs(),
     )
     # Only now: loading the model and the embedding model on 2 cores slows Gradio's start a lot.

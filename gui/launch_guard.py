@@ -6,6 +6,7 @@ import errno
 import ipaddress
 import os
 import socket
+from collections.abc import Callable
 from typing import Any
 
 AUTH_ENV = "LOCALCREW_AUTH"
@@ -99,10 +100,9 @@ async def _refuse(scope: dict[str, Any], send: Any, header: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def host_check_app_kwargs(host: str) -> dict[str, Any]:
-    """Gradio's launch(app_kwargs=...): the host check on loopback; off it, credentials guard."""
+def host_check(host: str) -> Callable[[Any], Any] | None:
+    """Wraps an ASGI app in the host check on loopback; off it, credentials guard (None)."""
     if not is_loopback(host):
-        return {}
-    from starlette.middleware import Middleware
-
-    return {"middleware": [Middleware(LoopbackHostOnly, allowed=LOOPBACK_NAMES | {host_name(host)})]}
+        return None
+    allowed = LOOPBACK_NAMES | {host_name(host)}
+    return lambda app: LoopbackHostOnly(app, allowed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import subprocess
 import sys
 import time
@@ -11,8 +12,10 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bench.startup import free_port
+from gui.http_guard import TOKEN_HEADER, cookie_name
 from gui.startup_splash import SPLASH_HEADER
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,21 +43,43 @@ def run_app(*args: str, timeout: float = 60, fast_model: bool = True) -> subproc
 
 @dataclass
 class RunningApp:
-    url: str
+    url: str  # the address the app printed, with this launch's key: what a browser opens
+    base_url: str  # the same without the key
+    token: str
+    port: int
     process: subprocess.Popen[str]
     log_path: Path
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
+    @property
+    def cookies(self) -> dict[str, str]:
+        """The cookie the page gets after opening `url`."""
+        return {cookie_name(self.port): self.token}
+
+    def client(self, **kwargs: object) -> Any:
+        """A gradio_client.Client that drives the app as its page does (with the page's cookie)."""
+        from gradio_client import Client
+
+        kwargs.setdefault("verbose", False)
+        return Client(self.base_url, httpx_kwargs={"cookies": self.cookies}, **kwargs)  # type: ignore[arg-type]
+
+
+_PRINTED_URL = re.compile(r"LocalCrew on (http://\S+\?token=(\S+)) ")
+
 
 @contextlib.contextmanager
 def serve_app(
-    *args: str, tmp_path: Path, startup_timeout: float = 60, fast_model: bool = True
+    *args: str,
+    tmp_path: Path,
+    startup_timeout: float = 60,
+    fast_model: bool = True,
+    env: dict[str, str] | None = None,
 ) -> Iterator[RunningApp]:
     """The app on a free port, with its own config dir and (unless given) a fresh workspace."""
     port = free_port()
-    env = dict(os.environ, LOCALCREW_CONFIG_DIR=str(tmp_path / "config"))
+    env = dict(os.environ, LOCALCREW_CONFIG_DIR=str(tmp_path / "config"), **(env or {}))
     if "--workspace" not in args:
         workspace = tmp_path / "workspace"
         workspace.mkdir(exist_ok=True)
@@ -78,16 +103,20 @@ def serve_app(
             text=True,
             env=env,
         )
-    url = f"http://127.0.0.1:{port}/"
-    app = RunningApp(url, process, log_path)
+    base_url = f"http://127.0.0.1:{port}/"
+    app = RunningApp(base_url, base_url, "", port, process, log_path)
     try:
         deadline = time.monotonic() + startup_timeout
         while True:
             if process.poll() is not None:
                 raise AssertionError(f"app exited with {process.returncode}:\n{app.log()}")
-            with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200 and not response.headers.get(SPLASH_HEADER):
-                    break  # the IDE itself, not the start-up status page
+            printed = _PRINTED_URL.search(app.log())
+            if printed:  # the key is printed before the server starts; until then the splash answers
+                app.url, app.token = printed.group(1), printed.group(2)
+                request = urllib.request.Request(base_url, headers={TOKEN_HEADER: app.token})
+                with contextlib.suppress(OSError), urllib.request.urlopen(request, timeout=2) as response:
+                    if response.status == 200 and not response.headers.get(SPLASH_HEADER):
+                        break  # the IDE itself, not the start-up status page
             if time.monotonic() > deadline:
                 raise AssertionError(f"app did not serve within {startup_timeout} s:\n{app.log()}")
             time.sleep(0.25)

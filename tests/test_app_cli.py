@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 from gradio_client import Client
 
+from gui.http_guard import TOKEN_HEADER
 from gui.launch_guard import host_name
 from tests.app_process import free_port, run_app, serve_app
 
@@ -85,7 +86,7 @@ def test_bad_model_is_reported_on_cli_and_page(tmp_path: Path, case: str) -> Non
         model.write_text("not a model\n" * 50)
     expected = "not found" if case == "missing" else "not a GGUF"
     with serve_app("--model", str(model), tmp_path=tmp_path) as app:
-        reply = _last_reply(Client(app.url, verbose=False), "hello")
+        reply = _last_reply(app.client(), "hello")
         assert expected in _text(reply)
         deadline = time.monotonic() + 10
         while expected not in app.log() and time.monotonic() < deadline:
@@ -94,10 +95,10 @@ def test_bad_model_is_reported_on_cli_and_page(tmp_path: Path, case: str) -> Non
         assert app.process.poll() is None  # still up
 
 
-def _status_for_host(port: int, host: str, path: str = "/") -> tuple[int, str]:
+def _status_for_host(port: int, host: str, path: str = "/", token: str = "") -> tuple[int, str]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
-        connection.request("GET", path, headers={"Host": host})
+        connection.request("GET", path, headers={"Host": host, TOKEN_HEADER: token})
         response = connection.getresponse()
         return response.status, response.read().decode(errors="replace")
     finally:
@@ -110,11 +111,12 @@ def test_the_loopback_server_answers_only_to_this_machines_names(tmp_path: Path)
         port = urlsplit(app.url).port
         assert port is not None
         for name in (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}"):
-            assert _status_for_host(port, name)[0] == 200, name
+            assert _status_for_host(port, name, token=app.token)[0] == 200, name
         for path in ("/", "/gradio_api/info"):
-            status, body = _status_for_host(port, f"attacker.example:{port}", path)
+            # Refused for its name even with the key (which such a page would not have anyway).
+            status, body = _status_for_host(port, f"attacker.example:{port}", path, token=app.token)
             assert status == 400 and "127.0.0.1 or localhost" in body, (path, status)
-        assert _status_for_host(port, f"127.0.0.1.attacker.example:{port}")[0] == 400
+        assert _status_for_host(port, f"127.0.0.1.attacker.example:{port}", token=app.token)[0] == 400
 
 
 def test_host_names_are_read_without_their_port() -> None:

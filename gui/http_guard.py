@@ -1,0 +1,259 @@
+"""Only the IDE's own page drives the IDE: a per-launch key, the page's own origin, slow wrong passwords.
+
+The IDE runs code and writes files, so its HTTP routes are as dangerous as a shell. Loopback alone
+is no fence: any page the user opens (a dev server on localhost:9999, a notebook, a site that
+re-points its name at 127.0.0.1) can send requests to it. So every request must carry this
+launch's key (the address printed at start carries it once; the answer sets an HttpOnly,
+SameSite=Strict cookie) and, when a browser says where it comes from, come from the IDE's own
+origin. The guard is ASGI middleware placed outside all of Gradio's (its CORS middleware too),
+so it covers every route: the page, the API, the queue, uploads, file routes and static files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import math
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+BACKOFF_ENV = "LOCALCREW_LOGIN_BACKOFF_S"  # the first wait after the free failures (tests shorten it)
+TOKEN_PARAM = "token"
+TOKEN_HEADER = "x-localcrew-token"  # for scripts: the same key as a header instead of the cookie
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+NO_KEY_MESSAGE = (
+    "LocalCrew: open the address printed when it started (it carries this launch's key, ?token=...).\n"
+)
+CROSS_ORIGIN_MESSAGE = "LocalCrew answers only its own page, not requests from other sites or origins.\n"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def cookie_name(port: int) -> str:
+    # Cookies ignore ports: two LocalCrews on one machine must not overwrite each other's key.
+    return f"localcrew-key-{port}"
+
+
+def _headers(scope: dict[str, Any]) -> dict[str, str]:
+    # Repeated headers: the last wins, which is enough for the ones read here.
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+
+
+def _cookies(header: str) -> dict[str, str]:
+    pairs = (part.strip().partition("=") for part in header.split(";"))
+    return {name: value for name, _, value in pairs if name}
+
+
+def own_origin(scope: dict[str, Any], headers: dict[str, str]) -> str:
+    scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme", "http"))
+    return f"{scheme}://{headers.get('host', '').strip().lower()}"
+
+
+def cross_origin_problem(scope: dict[str, Any], headers: dict[str, str]) -> str | None:
+    """Why a browser request comes from somewhere other than the IDE's page; None when it does not."""
+    origin = headers.get("origin")
+    if origin is not None and origin.strip().lower() != own_origin(scope, headers):
+        return f"origin {origin!r}"  # includes "null" (sandboxed frames, file:// pages)
+    site = headers.get("sec-fetch-site", "").lower()
+    if site in ("cross-site", "same-site"):
+        # "same-site" is another port or name of this machine (localhost:9999 -> localhost:7860).
+        # A top-level navigation (a link the user follows) is allowed through: it only shows the
+        # page to the user, and without the key it is refused below anyway.
+        method = scope.get("method", "GET")
+        navigating = (
+            headers.get("sec-fetch-mode") == "navigate" and headers.get("sec-fetch-dest") == "document"
+        )
+        if method not in ("GET", "HEAD") or not navigating:
+            return f"Sec-Fetch-Site {site}"
+    return None
+
+
+@dataclass
+class LoginBackoff:
+    """Wrong passwords from one client: free at first, then an exponentially growing wait, capped,
+    so guessing slows to a crawl while the right password still gets in after at most `cap_s`."""
+
+    free_failures: int = 3
+    base_s: float = 1.0
+    cap_s: float = 30.0
+    clock: Callable[[], float] = time.monotonic
+    _failures: dict[str, int] = field(default_factory=dict)
+    _not_before: dict[str, float] = field(default_factory=dict)
+
+    def delay_after(self, failures: int) -> float:
+        if failures < self.free_failures:
+            return 0.0
+        return min(self.cap_s, self.base_s * 2 ** (failures - self.free_failures))
+
+    def wait_left(self, client: str) -> float:
+        return max(0.0, self._not_before.get(client, 0.0) - self.clock())
+
+    def failed(self, client: str) -> None:
+        count = self._failures.get(client, 0) + 1
+        self._failures[client] = count
+        self._not_before[client] = self.clock() + self.delay_after(count)
+
+    def succeeded(self, client: str) -> None:
+        self._failures.pop(client, None)
+        self._not_before.pop(client, None)
+
+
+def login_backoff(environ: dict[str, str]) -> LoginBackoff:
+    try:
+        base = float(environ.get(BACKOFF_ENV, "1"))
+    except ValueError:
+        base = 1.0
+    base = max(base, 0.01)  # never none at all
+    return LoginBackoff(base_s=base, cap_s=30 * base)
+
+
+async def _send_text(send: Any, status: int, text: str, extra: list[tuple[bytes, bytes]] = ()) -> None:
+    body = text.encode()
+    headers = [
+        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store"),
+        *extra,
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class HttpGuard:
+    """ASGI middleware: the key (query once, then cookie or header) and the origin, on every request."""
+
+    # Gradio's launch() probes these two without any key before it returns; neither shows or
+    # changes anything (HEAD / is answered here, with no body; startup-events runs Gradio's
+    # start-up once and answers true/false).
+    _LAUNCH_PROBES = frozenset({("HEAD", "/"), ("GET", "/gradio_api/startup-events")})
+
+    def __init__(self, app: Any, token: str, port: int, backoff: LoginBackoff | None = None) -> None:
+        self.app, self.token, self.cookie, self.backoff = app, token, cookie_name(port), backoff
+        self._login_locks: dict[str, asyncio.Lock] = {}
+
+    def _has_key(self, headers: dict[str, str]) -> bool:
+        given = headers.get(TOKEN_HEADER) or _cookies(headers.get("cookie", "")).get(self.cookie, "")
+        return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = _headers(scope)
+        method = scope.get("method", "GET")
+        problem = cross_origin_problem(scope, headers)
+        if problem is not None:
+            await self._refuse(scope, send, CROSS_ORIGIN_MESSAGE)
+            return
+        query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+        given = dict(query).get(TOKEN_PARAM)
+        if given is not None and hmac.compare_digest(given.encode(), self.token.encode()):
+            if scope["type"] == "http" and method == "GET":
+                await self._set_cookie_and_redirect(scope, send, query)
+                return
+        elif not self._has_key(headers):
+            if scope["type"] == "http" and (method, scope.get("path")) in self._LAUNCH_PROBES:
+                if method == "HEAD":
+                    await send({"type": "http.response.start", "status": 200, "headers": []})
+                    await send({"type": "http.response.body", "body": b""})
+                    return
+            else:
+                await self._refuse(scope, send, NO_KEY_MESSAGE)
+                return
+        if (
+            self.backoff is not None
+            and method == "POST"
+            and scope.get("path", "").rstrip("/").endswith("/login")
+        ):
+            await self._login(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    async def _set_cookie_and_redirect(
+        self, scope: dict[str, Any], send: Any, query: list[tuple[str, str]]
+    ) -> None:
+        # The key leaves the address bar (and the history) at once; the cookie carries it from now on.
+        rest = urlencode([(k, v) for k, v in query if k != TOKEN_PARAM])
+        location = (scope.get("root_path", "") + scope.get("path", "/")) + (f"?{rest}" if rest else "")
+        cookie = f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+        headers = [
+            (b"location", location.encode("latin-1")),
+            (b"set-cookie", cookie.encode("latin-1")),
+            (b"cache-control", b"no-store"),
+            (b"referrer-policy", b"no-referrer"),
+            (b"content-length", b"0"),
+        ]
+        await send({"type": "http.response.start", "status": 303, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def _refuse(self, scope: dict[str, Any], send: Any, message: str) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        await _send_text(send, 403, message)
+
+    async def _login(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """One attempt at a time per client, each after the wait its earlier failures earned."""
+        assert self.backoff is not None
+        client = (scope.get("client") or ("?", 0))[0]
+        lock = self._login_locks.setdefault(client, asyncio.Lock())
+        if lock.locked() and self.backoff.wait_left(client) > 0:
+            # Parallel guesses queue up behind one another; answer them now instead of holding them.
+            wait = math.ceil(self.backoff.wait_left(client))
+            retry = [(b"retry-after", str(wait).encode())]
+            await _send_text(send, 429, f"Too many wrong passwords; try again in {wait} s.\n", retry)
+            return
+        async with lock:
+            await asyncio.sleep(self.backoff.wait_left(client))
+            status: list[int] = []
+
+            async def watch(message: dict[str, Any]) -> None:
+                if message["type"] == "http.response.start":
+                    status.append(message["status"])
+                await send(message)
+
+            await self.app(scope, receive, watch)
+            if status and status[0] == 200:
+                self.backoff.succeeded(client)
+            elif status and 400 <= status[0] < 500:
+                self.backoff.failed(client)
+
+
+def outermost(wrap: Callable[[Any], Any]) -> Callable[[Any], contextlib.AbstractAsyncContextManager[None]]:
+    """A FastAPI lifespan that puts `wrap` around the app's whole middleware stack.
+
+    Gradio adds its CORS middleware outside any middleware given to launch(), and that one
+    answers preflights and reflects every localhost origin by itself; only a layer outside it can
+    refuse them. The lifespan runs before the server accepts its first connection, so no
+    request is ever served unguarded.
+    """
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        if app.middleware_stack is None:
+            app.middleware_stack = app.build_middleware_stack()
+        app.middleware_stack = wrap(app.middleware_stack)
+        yield
+
+    return lifespan
+
+
+def guarded_app_kwargs(
+    token: str, port: int, backoff: LoginBackoff | None, host_check: Callable[[Any], Any] | None = None
+) -> dict[str, Any]:
+    """Gradio's launch(app_kwargs=...): the guard outside everything, and outside it the host check
+    (a wrong Host is answered as such, before the key is asked for)."""
+
+    def wrap(stack: Any) -> Any:
+        guarded = HttpGuard(stack, token, port, backoff)
+        return host_check(guarded) if host_check is not None else guarded
+
+    return {"lifespan": outermost(wrap)}
