@@ -3,10 +3,11 @@ workspace with its index, and the crew session that runs requests one at a time.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from gui.crew_session import CrewSession
-from gui.user_settings import UserSettings, default_workspace, save_settings
+from gui.user_settings import UnsafeWorkspace, UserSettings, default_workspace, save_settings
 from gui.workspace_index import WorkspaceIndex
 from models.model_host import ModelHost
 from tools.workspace_choice import workspace_problem
@@ -48,13 +49,17 @@ class IdeState:
         self.index.start()
 
     def change_workspace(self, folder: str) -> str:
-        path = Path(folder).expanduser()
+        """Checked as if any client sent it: the page is not the only thing that can call this."""
+        path = Path(str(folder or "")).expanduser()
+        if not path.is_absolute():  # relative to what? The server's folder is nobody's choice
+            return f"Give a full path, not {str(folder)!r}. The workspace is still {self.workspace}."
+        path = Path(os.path.realpath(path))  # checked and kept as the same, resolved, path
         problem = workspace_problem(path)
         if problem:
             return f"{problem} The workspace is still {self.workspace}."
         if self.session.busy:
             return "A crew run is in progress; change the workspace when it ends."
-        self.settings.workspace = str(path.resolve())
+        self.settings.workspace = str(path)
         self.index = WorkspaceIndex(self.workspace)
         self.index.start()
         return f"Workspace: {self.workspace}"
@@ -62,5 +67,5 @@ class IdeState:
     def save(self) -> str:
         try:
             return f"Saved to {save_settings(self.settings)}."
-        except OSError as exc:
+        except (OSError, UnsafeWorkspace) as exc:
             return f"Settings not saved: {exc}"

@@ -72,8 +72,23 @@ def load_settings(path: Path | None = None) -> tuple[UserSettings, str | None]:
         return UserSettings(), f"Ignored unreadable settings file {path} ({exc}); using defaults."
 
 
+class UnsafeWorkspace(ValueError):
+    """The settings name a workspace the crew must never get (`/`, a home root, a system folder)."""
+
+
 def save_settings(settings: UserSettings, path: Path | None = None) -> Path:
-    """Write atomically: a crash mid-save leaves the previous file, never half a file."""
+    """Write atomically: a crash mid-save leaves the previous file, never half a file.
+
+    A workspace that `workspace_problem` refuses is never written, whoever asks: whatever the
+    page or a request sent, the next launch must not start the crew in `/` or a home folder.
+    """
+    from tools.workspace_choice import workspace_problem  # standard library only
+
+    chosen = Path(settings.workspace).expanduser() if settings.workspace else None
+    # A folder not made yet is left to the next launch, which checks it again once it exists.
+    problem = chosen is not None and chosen.exists() and workspace_problem(chosen)
+    if problem:
+        raise UnsafeWorkspace(problem)
     path = path or settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings.", suffix=".json")

@@ -186,7 +186,7 @@ def test_a_raw_queue_call_to_the_editors_private_handler_needs_the_pages_key(app
     assert _request(app, "GET", "/gradio_api/queue/data?session_hash=attacker")[0] == 403
 
 
-@pytest.mark.parametrize("folder", ["/", "/root", "/etc", "~"])
+@pytest.mark.parametrize("folder", ["/", "/root", "/etc", "~", ".", "../.."])
 def test_settings_cannot_move_the_workspace_to_a_root_home_or_system_folder(
     app: RunningApp, folder: str
 ) -> None:
@@ -264,3 +264,18 @@ def test_repeated_wrong_passwords_slow_down_and_the_right_one_still_gets_in(tmp_
         status, took = _login(app, "right-password")
         assert status == 200 and took <= 30 * base + 1, took  # slowed, never blocked for good
         assert _login(app, "wrong")[1] < base  # a success clears the count
+
+
+# ---------- settings, whoever sends them ----------
+
+
+@pytest.mark.parametrize("folder", ["/", "/etc", str(Path.home())])
+def test_a_root_home_or_system_workspace_is_never_persisted(tmp_path: Path, folder: str) -> None:
+    from gui.user_settings import UnsafeWorkspace, UserSettings, save_settings
+
+    path = tmp_path / "settings.json"
+    with pytest.raises(UnsafeWorkspace):
+        save_settings(UserSettings(workspace=folder), path)
+    assert not path.exists()
+    save_settings(UserSettings(workspace=str(tmp_path)), path)  # a project folder is fine
+    assert json.loads(path.read_text())["workspace"] == str(tmp_path)
