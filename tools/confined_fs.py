@@ -267,6 +267,15 @@ class Dir:
                 continue
         raise FileExistsError(errno.EEXIST, "no free temporary name", prefix)
 
+    def read_regular(
+        self, name: str, limit: int, allow_hardlinks: bool = False
+    ) -> tuple[bytes, os.stat_result]:
+        """Up to `limit` bytes of regular file `name` here (never a link, never blocking)."""
+        fd = self.open(name, READ_FLAGS)
+        st = _checked_regular(fd, "/".join([*self.parts, name]), allow_hardlinks)
+        with os.fdopen(fd, "rb") as fh:
+            return fh.read(limit), st
+
     def entries(self, with_stat: bool = False) -> list[Entry]:
         """The folder's names, sorted, with their kind as stored (links are not followed)."""
         out: list[Entry] = []
@@ -293,6 +302,24 @@ class Dir:
                 out.append(Entry(e.name, kind))
         out.sort(key=lambda entry: entry.name)
         return out
+
+
+def _checked_regular(fd: int, rel: str, allow_hardlinks: bool) -> os.stat_result:
+    """fstat of an fd just opened; closes it and raises WorkspaceError unless it may be read."""
+    st = os.fstat(fd)
+    problem = ""
+    if stat.S_ISDIR(st.st_mode):
+        problem = "it is a directory"
+    elif not stat.S_ISREG(st.st_mode):
+        problem = "not a regular file (device, fifo or socket)"
+    elif st.st_nlink > 1 and not allow_hardlinks:
+        problem = (
+            f"it has {st.st_nlink} hard links, and another name of the same file may be outside the workspace"
+        )
+    if problem:
+        os.close(fd)
+        raise WorkspaceError(f"cannot read {rel!r}: {problem}")
+    return st
 
 
 def _is_junction(path: str | bytes) -> bool:
@@ -451,21 +478,7 @@ class ConfinedRoot:
             fd, _ = self._open(parts, READ_FLAGS, follow=follow, rel=rel)
         except IsADirectoryError:
             raise WorkspaceError(f"cannot read {rel!r}: it is a directory") from None
-        st = os.fstat(fd)
-        problem = ""
-        if stat.S_ISDIR(st.st_mode):
-            problem = "it is a directory"
-        elif not stat.S_ISREG(st.st_mode):
-            problem = "not a regular file (device, fifo or socket)"
-        elif st.st_nlink > 1 and not allow_hardlinks:
-            problem = (
-                f"it has {st.st_nlink} hard links, and another name of the same file may be outside "
-                "the workspace"
-            )
-        if problem:
-            os.close(fd)
-            raise WorkspaceError(f"cannot read {rel!r}: {problem}")
-        return fd, st
+        return fd, _checked_regular(fd, rel, allow_hardlinks)
 
     def read_bytes(
         self,

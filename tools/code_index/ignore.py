@@ -9,9 +9,12 @@ ignored folder cannot be re-included.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass
+
+from tools.confined_fs import read_bytes_no_links
 
 from .globs import translate_glob
 
@@ -125,12 +128,15 @@ class IgnoreMatcher:
     def __init__(self, rules: list[IgnoreRule] | None = None) -> None:
         self.rules: list[IgnoreRule] = list(rules or [])
 
+    def add_text(self, text: str, base: str) -> None:
+        self.rules.extend(parse_gitignore(text, base))
+
     def add_file(self, abs_path: str, base: str) -> None:
-        try:
-            with open(abs_path, encoding="utf-8", errors="replace") as fh:
-                self.rules.extend(parse_gitignore(fh.read(), base))
-        except OSError:
-            pass
+        """Rules from a file by path; a link, fifo or hard-linked file gives none (the scan reads
+        through its own directory fds and calls add_text)."""
+        with contextlib.suppress(OSError, ValueError):
+            data, _ = read_bytes_no_links(abs_path, 1_000_000)
+            self.add_text(data.decode("utf-8", errors="replace"), base)
 
     def ignored(self, rel_path: str, is_dir: bool) -> bool:
         result = False
