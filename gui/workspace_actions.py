@@ -1,8 +1,10 @@
 """The Files tab's actions: open and save a file, the last run's diff, undo. All file access goes
-through WorkspaceFiles, so the editor cannot leave the workspace either."""
+through WorkspaceFiles (directory fds, no link followed out, no fifo opened blocking, no
+hard-linked file read), so the editor cannot leave the workspace either."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,11 +29,17 @@ def relative_in(workspace: Path, selected: str | list[str] | None) -> str | None
         selected = selected[0] if selected else None
     if not selected:
         return None
-    path = Path(selected)
-    try:
-        return path.resolve().relative_to(workspace.resolve()).as_posix() if path.is_absolute() else selected
-    except ValueError:
-        return selected  # WorkspaceFiles refuses it with a clear message
+    if not os.path.isabs(selected):
+        return selected
+    # Lexically, never resolving the selection: a link in it must reach WorkspaceFiles as a link,
+    # which follows it only inside the workspace (resolve() here would follow it anywhere).
+    path = os.path.normpath(selected)
+    for root in (os.path.abspath(workspace), os.path.realpath(workspace)):
+        if path == root:
+            return "."
+        if path.startswith(root.rstrip(os.sep) + os.sep):
+            return Path(path[len(root.rstrip(os.sep)) + 1 :]).as_posix()
+    return selected  # WorkspaceFiles refuses it with a clear message
 
 
 @dataclass(frozen=True)
@@ -46,7 +54,7 @@ class OpenedFile:
 
 def disk_version(workspace: Path, rel: str) -> str | None:
     try:
-        st = WorkspaceFiles(workspace).resolve(rel).lstat()
+        st = WorkspaceFiles(workspace).lstat(rel)  # through dir fds: never an outside file's stamp
     except (WorkspaceError, ValueError, OSError):
         return None
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"

@@ -226,7 +226,13 @@ class Dir:
 
     def open_dir(self, name: str) -> Dir:
         if isinstance(self.handle, int):
-            return Dir(self.open(name, DIR_FLAGS), [*self.parts, name])
+            try:
+                return Dir(self.open(name, DIR_FLAGS), [*self.parts, name])
+            except NotADirectoryError:
+                # Linux answers O_DIRECTORY|O_NOFOLLOW on a link with ENOTDIR: say it was a link.
+                if stat.S_ISLNK(self.lstat(name).st_mode):
+                    raise OSError(errno.ELOOP, "is a symbolic link", name) from None
+                raise
         path = self._path(name)
         if os.path.islink(path) or _is_junction(path):
             raise OSError(errno.ELOOP, "is a symbolic link", name)

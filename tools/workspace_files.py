@@ -161,6 +161,18 @@ class WorkspaceFiles:
                 )
         return self.root.joinpath(*parts)
 
+    def lstat(self, rel: str) -> os.stat_result:
+        """lstat of what `rel` names (after inside links), looked up through directory fds, so
+        the answer is never about a file outside. FileNotFoundError when it is not there."""
+        parts = self._canonical(rel)
+        if not parts:
+            return os.stat(self.root)
+        try:
+            with self.fs.open_dir(parts[:-1]) as parent:
+                return parent.lstat(parts[-1])
+        except NotADirectoryError:
+            raise FileNotFoundError(rel) from None
+
     def relative(self, path: Path) -> str:
         """Workspace-relative posix form of an absolute path inside the workspace."""
         return Path(path).relative_to(self.root).as_posix() or "."
