@@ -1,0 +1,651 @@
+"""Run generated code with limits: wall time, memory, process count, output size, network, files.
+
+How each limit is enforced on Linux, and why this way (the launcher, `_launcher.py`, does the
+namespace work; its docstring gives the order):
+
+- Never real root: when the IDE runs as root, the program runs as an unused uid (SANDBOX_ID) in a
+  user namespace that maps only that uid, with an empty capability bounding set, no_new_privs and
+  a seccomp filter (mount, namespaces, ptrace, keyrings, modules, kexec, hostname, bpf...). A
+  normal user's program keeps the user's uid in its own user namespace, with the same filter.
+- Files: the program never writes the workspace. It works on a staging copy on a size-capped tmpfs
+  (the total it may write), bound over the workspace's path; after the run the IDE applies back
+  only regular files, deletions and folders, within a byte and file budget, and refuses symlinks,
+  FIFOs, devices, hard links and anything named .git or .localcrew (`_staging.py`).
+  `RunResult.refused` lists what was not applied. A copy rather than an overlay: a root IDE's
+  workspace is owned by uid 0, which the program's namespace does not map, so an overlay would
+  not let it change a file; the copy is owned by the program's uid. Everything else is read-only;
+  /tmp, the home folders, /dev/shm, /var/tmp, /run (or /run/user and /run/lock) are empty
+  private tmpfs, and /proc is the PID namespace's own.
+- Process tree / wall time: a PID namespace whose init (ours) exits when the program exits; the
+  kernel then kills everything left, so a setsid() daemon cannot survive. On timeout we SIGKILL
+  the launcher's process group, which holds that init.
+- Process count: RLIMIT_NPROC, counted per (user namespace, uid) since Linux 5.14, for a normal
+  user; for root a cgroup `pids.max` (cgroup v2 or the v1 pids hierarchy). Both count threads.
+- Memory: RLIMIT_AS on every process, and for root a memory cgroup for the whole tree (the staging
+  copy included), so 4 processes cannot hold 4 times the limit. Without one the capabilities say
+  the limit is per process.
+- Network, IPC, hostname: new network (loopback only), IPC and UTS namespaces; a new session
+  keyring.
+- Output: stdout/stderr are read incrementally by threads into bounded tails; once the total
+  passes `output_bytes` the tree is killed.
+
+Every mechanism is tried and its failure tolerated where that is safe: `RunResult.enforced` and
+`sandbox_capabilities()` say what really held. On macOS and Windows only the time and output
+limits (and a process-group kill) apply, and the program writes the workspace directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tools.sandbox import _cgroup, _staging
+from tools.sandbox._launcher import PROTECTED_DIRS, SANDBOX_ID, STAGE_HOME
+
+IS_LINUX = sys.platform.startswith("linux")
+
+EXTRA_TASKS = 2  # launcher + init count in RLIMIT_NPROC / pids.max (the id-map helper is gone by then)
+LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_launcher.py")
+__all__ = [
+    "PROTECTED_DIRS",
+    "SANDBOX_ID",
+    "RunLimits",
+    "RunResult",
+    "SandboxCapabilities",
+    "run_command",
+    "run_pytest",
+    "run_python",
+    "sandbox_capabilities",
+]
+
+
+@dataclass
+class RunLimits:
+    wall_s: float = 10.0
+    memory_mb: int = 512
+    max_processes: int = 32  # tasks, threads included, of the program and its children
+    output_bytes: int = 64_000  # stdout + stderr together
+    file_mb: int = 64  # largest file the program may write (RLIMIT_FSIZE): a loop cannot fill the disk
+    network: bool = False  # False: run in a network namespace with no way out
+    write_mb: int = 256  # all it may write (staging, home, temp files), and the most applied back
+    max_files: int = 2000  # files and folders it may create, and the most changes applied back
+    stage_mb: int = 512  # the largest workspace copied for a run (bound folders such as .venv aside)
+
+
+@dataclass
+class RunResult:
+    command: list[str]
+    exit_code: int | None  # negative: killed by that signal; None: we stopped it
+    stdout_tail: str
+    stderr_tail: str
+    duration_s: float
+    limit_hit: str | None  # "time" | "memory" | "processes" | "output" | "file size" | None
+    network_isolated: bool
+    enforced: tuple[str, ...] = field(default=())  # e.g. "processes:cgroup-pids"
+    # Staging: what was applied to the workspace after the run, and what was not ("path: why").
+    applied: tuple[str, ...] = field(default=())
+    deleted: tuple[str, ...] = field(default=())
+    refused: tuple[str, ...] = field(default=())
+
+    def summary(self) -> str:
+        """One line for logs and for the model."""
+        took = f"{self.duration_s:.2f}s"
+        if self.exit_code is None:
+            text = f"stopped by the {self.limit_hit or 'sandbox'} limit after {took}"
+        else:
+            text = f"exit {self.exit_code} in {took}"
+            if self.limit_hit:
+                text += f", {self.limit_hit} limit hit"
+        if self.refused:
+            text += f"; {len(self.refused)} change(s) not applied to the workspace"
+        name = Path(self.command[0]).name if self.command else "?"
+        shown = " ".join([name, *self.command[1:]])
+        if len(shown) > 80:
+            shown = shown[:77] + "..."
+        return f"{shown}: {text}"
+
+
+@dataclass(frozen=True)
+class SandboxCapabilities:
+    platform: str
+    time_limit: bool
+    output_limit: bool
+    memory_limit: bool
+    process_limit: str | None  # "rlimit-nproc-in-userns", "cgroup-pids" or None
+    network_isolation: bool
+    filesystem_confined: bool  # read-only outside the workspace, private /dev/shm, /run and /proc
+    tree_kill: str  # "pid-namespace", "process-group" or "process"
+    notes: tuple[str, ...]
+    running_as_root: bool = False  # the IDE's own uid is 0
+    user_namespace: bool = False  # the program runs in its own user namespace
+    program_uid: int | None = None  # the uid the program runs as, outside its namespace
+    seccomp: bool = False  # the syscall filter, no_new_privs and an empty bounding set
+    memory_scope: str = "per-process"  # "cgroup": one limit for the whole tree
+    staging: bool = False  # writes land in a copy; the IDE applies back what it accepts
+    ipc_isolation: bool = False  # own IPC and UTS namespaces
+
+    def describe(self) -> str:
+        """For `doctor`: what holds here, then what does not."""
+        held = ["time", "output"] + [f"memory ({self.memory_scope})"] * self.memory_limit
+        held += [f"processes ({self.process_limit})"] * bool(self.process_limit)
+        held += ["no network"] * self.network_isolation + ["files: workspace only"] * self.filesystem_confined
+        held += ["writes staged"] * self.staging + ["seccomp"] * self.seccomp
+        held += ["own IPC/UTS"] * self.ipc_isolation
+        if self.program_uid is not None:
+            who = "root's program as uid" if self.running_as_root else "as uid"
+            held.append(f"{who} {self.program_uid}" + " in a user namespace" * self.user_namespace)
+        held.append(f"tree kill ({self.tree_kill})")
+        return "\n".join([f"Sandbox: {', '.join(held)}", *(f"  missing: {note}" for note in self.notes)])
+
+    def warning(self) -> str:
+        """One line for the IDE's page where generated code runs with less than every limit; else ''."""
+        return f"Generated code runs with weaker limits here: {'; '.join(self.notes)}." if self.notes else ""
+
+
+# -- public entry points ---------------------------------------------------------------------
+
+
+def run_python(
+    workspace: Path,
+    rel_file: str,
+    args: list[str] | None = None,
+    limits: RunLimits | None = None,
+) -> RunResult:
+    """Run a Python file of the workspace with `sys.executable`, cwd = workspace."""
+    root, path = _confine(workspace, rel_file)
+    if not path.is_file():
+        from tools.workspace_files import WorkspaceError
+
+        raise WorkspaceError(f"cannot run {rel_file!r}: not a file")
+    argv = [sys.executable, path.relative_to(root).as_posix(), *(args or [])]
+    return run_command(root, argv, limits or RunLimits())
+
+
+# Where pytest looks for its settings, in its own order; only the workspace's own count.
+PYTEST_CONFIGS = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+
+
+def run_pytest(workspace: Path, rel_target: str = ".", limits: RunLimits | None = None) -> RunResult:
+    """Run pytest on a file or directory of the workspace, without writing a cache there.
+
+    pytest would also read settings and conftest.py files from the folders above the workspace
+    (code the crew never saw and the user may not own): the config is the workspace's own or none,
+    and conftest files are looked for inside the workspace only.
+    """
+    root, path = _confine(workspace, rel_target)
+    target = path.relative_to(root).as_posix() or "."
+    config = next((name for name in PYTEST_CONFIGS if (root / name).is_file()), os.devnull)
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", config]
+    argv += ["--rootdir=.", "--confcutdir=.", target]
+    return run_command(root, argv, limits or RunLimits())
+
+
+@functools.lru_cache(maxsize=1)
+def sandbox_capabilities() -> SandboxCapabilities:
+    """What this machine really enforces, measured by running a trivial program once."""
+    with tempfile.TemporaryDirectory(prefix="localcrew-probe-") as tmp:
+        result = run_command(Path(tmp), [sys.executable, "-c", "pass"], RunLimits(wall_s=20))
+    got = dict(item.split(":", 1) if ":" in item else (item, "") for item in result.enforced)
+    as_root = IS_LINUX and os.geteuid() == 0
+    notes: list[str] = []
+    if as_root and "uid" not in got:
+        notes.append("the program runs as root: no user namespace and no uid to drop to")
+    if "processes" not in got:
+        notes.append("no process-count limit: needs user namespaces (or root + pids cgroup)")
+    if "memory-total" not in got:
+        notes.append(
+            "the memory limit is per process (no memory cgroup for this user): several processes "
+            "may each use it"
+        )
+    if "network" not in got:
+        notes.append("no network isolation: needs a network namespace")
+    if "filesystem" not in got:
+        notes.append("files outside the workspace are writable: needs a mount namespace")
+    if "staging" not in got:
+        notes.append("the program writes the workspace directly: needs a mount namespace")
+    if IS_LINUX and "seccomp" not in got:
+        notes.append("no seccomp filter: mount, ptrace and namespace calls are not refused")
+    if IS_LINUX and "ipc" not in got:
+        notes.append("SysV IPC and the hostname are shared with the IDE: needs IPC/UTS namespaces")
+    if got.get("tree") != "pid-namespace":
+        notes.append("tree kill by process group only: a setsid() child could survive")
+    uid = got.get("uid", "").split("-")[-1]
+    return SandboxCapabilities(
+        platform=sys.platform,
+        time_limit=True,
+        output_limit=True,
+        memory_limit="memory" in got,
+        process_limit=got.get("processes") or None,
+        network_isolation="network" in got,
+        filesystem_confined="filesystem" in got and "proc" in got,
+        tree_kill=got.get("tree", "process"),
+        notes=tuple(notes),
+        running_as_root=as_root,
+        user_namespace=got.get("uid", "").startswith("userns"),
+        program_uid=int(uid) if uid.isdigit() else None,
+        seccomp="seccomp" in got,
+        memory_scope="cgroup" if "memory-total" in got else "per-process",
+        staging="staging" in got,
+        ipc_isolation="ipc" in got,
+    )
+
+
+def run_command(workspace: Path, argv: list[str], limits: RunLimits) -> RunResult:
+    """Run argv (never through a shell) in `workspace` under `limits`."""
+    _sweep_stale_homes()
+    run_dir = tempfile.mkdtemp(prefix=f"localcrew-sbx-home-{os.getpid()}-")
+    # The program's home, used as it is only where the launcher cannot mount its staging tmpfs
+    # over run_dir (then it holds the home and the staging copy).
+    os.makedirs(os.path.join(run_dir, STAGE_HOME, "tmp"))
+    cgroups: dict[str, str | None] = {"pids": None, "memory": None}
+    if IS_LINUX:
+        cgroups["pids"] = _cgroup.make_cgroup("pids", {"pids.max": limits.max_processes + EXTRA_TASKS})
+        if limits.memory_mb:
+            # The launcher raises it by the size of the staging copy once it knows it.
+            limit = (limits.memory_mb + limits.stage_mb + limits.write_mb) << 20
+            cgroups["memory"] = _cgroup.make_cgroup("memory", {"memory.limit_in_bytes|memory.max": limit})
+    try:
+        return _run(Path(workspace), argv, limits, run_dir, cgroups)
+    finally:
+        for path in cgroups.values():
+            if path is not None:
+                _cgroup.remove_cgroup(path)
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+# -- parent side -----------------------------------------------------------------------------
+
+
+def _sweep_stale_homes() -> None:
+    # Temporary homes of runs whose parent was killed (it could not clean up after itself).
+    if os.name != "posix":
+        return
+    prefix = "localcrew-sbx-home-"
+    for stale in Path(tempfile.gettempdir()).glob(prefix + "*"):
+        try:
+            ours = stale.is_dir() and stale.lstat().st_uid == os.getuid()
+        except OSError:
+            continue
+        if ours and not _cgroup.creator_alive(stale.name, prefix):
+            shutil.rmtree(stale, ignore_errors=True)
+
+
+def _confine(workspace: Path, rel: str) -> tuple[Path, Path]:
+    # Imported here so this file still runs as the stdlib-only launcher script.
+    from tools.workspace_files import WorkspaceError, WorkspaceFiles
+
+    files = WorkspaceFiles(workspace)
+    path = files.resolve(rel)
+    if not path.exists():
+        raise WorkspaceError(f"cannot run {rel!r}: it does not exist")
+    return files.root, path
+
+
+def _user_homes() -> list[str]:
+    """The real home folders of the user running the IDE (and of the one behind sudo), to hide."""
+    import pwd
+
+    uids = [os.getuid()]
+    if os.environ.get("SUDO_UID", "").isdigit():
+        uids.append(int(os.environ["SUDO_UID"]))
+    homes: list[str] = []
+    for uid in uids:
+        try:
+            home = os.path.realpath(pwd.getpwuid(uid).pw_dir)
+        except (KeyError, OSError):
+            continue
+        if home != "/" and os.path.isdir(home) and home not in homes:
+            homes.append(home)
+    return homes
+
+
+def _clean_env(run_dir: str) -> dict[str, str]:
+    # Nothing from the parent: no API keys, tokens or proxies; the venv's bin first on PATH.
+    bin_dir = os.path.dirname(sys.executable)
+    home = os.path.join(run_dir, STAGE_HOME)
+    env = {
+        "HOME": home,
+        "TMPDIR": os.path.join(home, "tmp"),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONUNBUFFERED": "1",  # keep stdout/stderr order when the program is killed
+        "PYTHONIOENCODING": "utf-8",
+        "LANG": "C.UTF-8",
+    }
+    if os.name == "nt":
+        for key in ("SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "COMSPEC", "PATHEXT"):
+            if key in os.environ:
+                env[key] = os.environ[key]
+        env["PATH"] = os.pathsep.join([bin_dir, os.environ.get("SYSTEMROOT", r"C:\Windows")])
+        env["TEMP"] = env["TMP"] = env["USERPROFILE"] = home
+    else:
+        env["PATH"] = os.pathsep.join([bin_dir, "/usr/local/bin", "/usr/bin", "/bin"])
+    return env
+
+
+class _Tail:
+    """Keeps the last `cap` bytes of a stream and counts the rest."""
+
+    def __init__(self, cap: int):
+        self.cap = cap
+        self.data = bytearray()
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.data += chunk
+        extra = len(self.data) - self.cap
+        if extra > 0:
+            del self.data[:extra]
+            self.dropped += extra
+
+    def text(self) -> str:
+        body = self.data.decode("utf-8", errors="replace")
+        if self.dropped:
+            return f"[... {self.dropped} earlier bytes not kept ...]\n{body}"
+        return body
+
+
+def _run(root: Path, argv: list[str], limits: RunLimits, run_dir: str, cgroups: dict) -> RunResult:
+    env = _clean_env(run_dir)
+    status_r = status_w = -1
+    stage_parent: socket.socket | None = None
+    before: _staging.Manifest | None = None
+    cgroup = cgroups["pids"]
+    if IS_LINUX:
+        python = [sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
+        # What the workspace holds now: the staging copy is compared with it after the run.
+        before = _staging.manifest(str(root), _staging.bound_names(str(root), python))
+        status_r, status_w = os.pipe()
+        stage_parent, stage_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        config = {
+            "argv": argv,
+            "memory_bytes": limits.memory_mb * 1024 * 1024 if limits.memory_mb else None,
+            "file_bytes": limits.file_mb * 1024 * 1024 if limits.file_mb else None,
+            "nproc": limits.max_processes + EXTRA_TASKS,
+            "network": limits.network,
+            "cgroup": cgroup,
+            "memory_cgroup": cgroups["memory"],
+            "status_fd": status_w,
+            "stage_socket": stage_child.fileno(),
+            "run_dir": run_dir,
+            "stage_bytes": limits.stage_mb << 20,
+            "write_bytes": limits.write_mb << 20,
+            "max_files": limits.max_files,
+            "as_root": os.geteuid() == 0,
+            "parent_pid": os.getpid(),
+            # Where the program's Python lives (a venv under /tmp must stay reachable). Read here:
+            # the launcher runs with -S, where a venv's sys.prefix is not set yet (Python 3.11).
+            "python": python,
+            "user_homes": _user_homes(),
+        }
+        launch = [sys.executable, "-I", "-S", LAUNCHER, "--launch"]
+        proc = subprocess.Popen(
+            [*launch, json.dumps(config)],
+            cwd=root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            pass_fds=(status_w, stage_child.fileno()),
+        )
+        os.close(status_w)
+        stage_child.close()
+    else:
+        kwargs: dict = {}
+        if os.name == "nt":
+            kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
+        else:
+            kwargs["start_new_session"] = True
+        proc = subprocess.Popen(
+            argv,
+            cwd=root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            **kwargs,
+        )
+    start = time.monotonic()
+    tails = {"stdout": _Tail(limits.output_bytes), "stderr": _Tail(limits.output_bytes)}
+    total = [0]
+    lock = threading.Lock()
+    overflow = threading.Event()
+
+    def pump(stream, tail: _Tail) -> None:
+        fd = stream.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with lock:
+                tail.add(chunk)
+                total[0] += len(chunk)
+                if total[0] > limits.output_bytes:
+                    overflow.set()
+                    return  # stop draining: the program blocks on a full pipe until killed
+
+    readers = [
+        threading.Thread(target=pump, args=(proc.stdout, tails["stdout"]), daemon=True),
+        threading.Thread(target=pump, args=(proc.stderr, tails["stderr"]), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+
+    deadline = start + limits.wall_s
+    kill_reason: str | None = None
+    while True:
+        if overflow.is_set():
+            kill_reason = "output"
+            break
+        if _has_exited(proc):
+            break
+        now = time.monotonic()
+        if now >= deadline:
+            kill_reason = "time"
+            break
+        overflow.wait(min(0.02, deadline - now))
+    duration = time.monotonic() - start
+    # Always sweep: after a normal exit this only catches leftovers the namespace did not hold.
+    _kill_tree(proc, cgroup, cgroups["memory"])
+    proc.wait()
+    for reader in readers:
+        reader.join(timeout=max(0.5, deadline + 1.0 - time.monotonic()))
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
+
+    report: dict = {}
+    status: int | None = None
+    if status_r >= 0:
+        for line in _read_all(status_r).splitlines():
+            try:
+                item = json.loads(line)
+            except ValueError:
+                continue
+            if "status" in item:
+                status = item["status"]
+            else:  # the launcher's report, then what init adds to it
+                report = {**report, **item, "notes": report.get("notes", []) + item.get("notes", [])}
+    if kill_reason is not None:
+        exit_code = None
+    elif status is not None:
+        exit_code = os.waitstatus_to_exitcode(status)
+    elif IS_LINUX:
+        exit_code = proc.returncode  # the launcher itself failed; its stderr says why
+    else:
+        exit_code = proc.returncode
+
+    applied = _staging.Applied()
+    if stage_parent is not None:
+        applied = _apply_staging(stage_parent, root, before, report, limits)
+    enforced = _enforced(report, limits)
+    stderr_text = tails["stderr"].text()
+    limit_hit = _classify(kill_reason, exit_code, stderr_text, cgroups, enforced)
+    return RunResult(
+        command=list(argv),
+        exit_code=exit_code,
+        stdout_tail=tails["stdout"].text(),
+        stderr_tail=stderr_text,
+        duration_s=round(duration, 3),
+        limit_hit=limit_hit,
+        network_isolated=bool(report.get("netns")),
+        enforced=enforced,
+        applied=tuple(applied.written),
+        deleted=tuple(applied.deleted),
+        refused=tuple(applied.refused),
+    )
+
+
+def _apply_staging(
+    channel: socket.socket, root: Path, before: _staging.Manifest | None, report: dict, limits: RunLimits
+) -> _staging.Applied:
+    """Apply back what the program wrote to its staging copy; every process of the run is gone."""
+    stage_fd = None
+    try:
+        channel.setblocking(False)
+        try:
+            _msg, fds, _flags, _addr = socket.recv_fds(channel, 1, 1)
+        except (BlockingIOError, OSError):
+            fds = []
+        if not fds:
+            return _staging.Applied()
+        stage_fd = fds[0]
+        if before is None or not isinstance(report.get("staging"), dict):
+            return _staging.Applied()
+        return _staging.apply_back(
+            stage_fd, str(root), before, report["staging"], limits.write_mb << 20, limits.max_files
+        )
+    finally:
+        channel.close()
+        if stage_fd is not None:
+            os.close(stage_fd)
+
+
+def _has_exited(proc: subprocess.Popen) -> bool:
+    if hasattr(os, "waitid"):
+        # WNOWAIT: notice the exit but leave the zombie, so its process group id cannot be
+        # reused by an unrelated process before _kill_tree() signals it.
+        try:
+            info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return True
+        return info is not None
+    return proc.poll() is not None
+
+
+def _kill_tree(proc: subprocess.Popen, cgroup: str | None, memory_cgroup: str | None = None) -> None:
+    if os.name == "nt":
+        if proc.poll() is None:
+            proc.kill()
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)  # launcher + our init: the PID namespace dies too
+    for group in (cgroup, memory_cgroup):
+        if group is not None:
+            _cgroup.kill_cgroup(group)
+
+
+def _read_all(fd: int) -> str:
+    os.set_blocking(fd, False)
+    chunks: list[bytes] = []
+    try:
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks).decode("utf-8", errors="replace")
+
+
+def _enforced(report: dict, limits: RunLimits) -> tuple[str, ...]:
+    items = ["time", "output"]
+    if report.get("memory"):
+        items.append("memory:rlimit-as")
+    if report.get("memory") and report.get("memory_cgroup"):
+        items.append("memory-total:cgroup")
+    if report.get("file_size"):
+        items.append("file size:rlimit-fsize")
+    if report.get("cgroup"):
+        items.append("processes:cgroup-pids")
+    elif report.get("nproc"):
+        items.append("processes:rlimit-nproc-in-userns")
+    if report.get("netns"):
+        items.append("network:netns")
+    if report.get("filesystem"):
+        items.append("filesystem:mount-namespace")
+    if isinstance(report.get("staging"), dict):
+        items.append("staging:copy")
+    if report.get("uid") is not None and (report.get("userns") or report.get("uid") != 0):
+        where = "userns" if report.get("userns") else "plain"
+        items.append(f"uid:{where}-{report['uid']}")
+    program = report.get("program") or {}
+    if program.get("seccomp") and program.get("no_new_privs") and program.get("bounding_set"):
+        items.append("seccomp:filter")
+    if program.get("keyring"):
+        items.append("keyring:own-session")
+    if report.get("ipcns") and report.get("utsns"):
+        items.append("ipc:ipc-uts-namespaces")
+    if report.get("private_proc"):
+        items.append("proc:private")
+    if report.get("pidns"):
+        items.append("tree:pid-namespace")
+    elif os.name == "posix":
+        items.append("tree:process-group")
+    return tuple(items)
+
+
+_MEMORY_SIGNS = re.compile(r"(?m)^MemoryError\b|Cannot allocate memory|std::bad_alloc|[Oo]ut of memory")
+_FILE_SIZE_SIGNS = re.compile(r"File too large")
+_PROCESS_SIGNS = re.compile(
+    r"Resource temporarily unavailable|can't start new thread|BlockingIOError: \[Errno 11\]"
+)
+
+
+def _classify(
+    kill_reason: str | None,
+    exit_code: int | None,
+    stderr: str,
+    cgroups: dict,
+    enforced: tuple[str, ...],
+) -> str | None:
+    # A kernel-enforced limit is the root cause even when the program then ran on until we
+    # stopped it (a fork bomb retrying, or spewing tracebacks into the output limit).
+    pids_refused = _cgroup.counter(cgroups["pids"], "pids.events", "max") > 0
+    memory = cgroups["memory"]
+    oom_killed = any(
+        _cgroup.counter(memory, name, "oom_kill") > 0 for name in ("memory.oom_control", "memory.events")
+    )
+    if any(item.startswith("processes") for item in enforced) and (
+        pids_refused or _PROCESS_SIGNS.search(stderr)
+    ):
+        return "processes"
+    if any(item.startswith("file size") for item in enforced) and (
+        exit_code == -signal.SIGXFSZ or _FILE_SIZE_SIGNS.search(stderr)
+    ):
+        return "file size"
+    if any(item.startswith("memory") for item in enforced) and (
+        _MEMORY_SIGNS.search(stderr) or oom_killed or (kill_reason is None and exit_code == -signal.SIGKILL)
+    ):
+        return "memory"
+    return kill_reason
