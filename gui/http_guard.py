@@ -127,6 +127,26 @@ async def _send_text(send: Any, status: int, text: str, extra: list[tuple[bytes,
     await send({"type": "http.response.body", "body": body})
 
 
+_FRAME_HEADERS = [
+    (b"x-frame-options", b"SAMEORIGIN"),
+    (b"content-security-policy", b"frame-ancestors 'self'"),
+]
+
+
+def _not_framed(send: Any) -> Any:
+    """No other page may show the IDE in a frame and trick clicks into it (browsers without the
+    fetch metadata read above still honour these)."""
+
+    async def framed_send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            names = {name.lower() for name, _ in message.get("headers", [])}
+            extra = [(k, v) for k, v in _FRAME_HEADERS if k not in names]
+            message = {**message, "headers": [*message.get("headers", []), *extra]}
+        await send(message)
+
+    return framed_send
+
+
 class HttpGuard:
     """ASGI middleware: the key (query once, then cookie or header) and the origin, on every request."""
 
@@ -175,7 +195,7 @@ class HttpGuard:
         ):
             await self._login(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        await self.app(scope, receive, _not_framed(send) if scope["type"] == "http" else send)
 
     async def _set_cookie_and_redirect(
         self, scope: dict[str, Any], send: Any, query: list[tuple[str, str]]

@@ -116,8 +116,9 @@ def test_the_printed_address_sets_a_strict_http_only_cookie_and_the_page_loads(a
     cookie = headers["set-cookie"]
     assert cookie.startswith(f"{next(iter(app.cookies))}={app.token};")
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
-    status, _, page = _request(app, "GET", "/", cookie=True)
+    status, headers, page = _request(app, "GET", "/", cookie=True)
     assert status == 200 and "<html" in page.lower()
+    assert headers.get("x-frame-options") == "SAMEORIGIN"  # no other page shows it in a frame
     # The page's own requests: same origin, with the cookie.
     same = {"Origin": app.base_url.rstrip("/"), "Sec-Fetch-Site": "same-origin", **JSON}
     stop = _join(_fn_index(app, "stop"), [])
@@ -154,6 +155,11 @@ def test_another_local_origin_gets_no_cors_and_cannot_post_even_with_the_cookie(
         app, "GET", "/config", {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors"}, cookie=True
     )
     assert status == 403
+    # Nor in a frame of a same-site page (another port of this machine), which gets the cookie.
+    frame = {"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"}
+    assert _request(app, "GET", "/", frame, cookie=True)[0] == 403
+    link = {"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+    assert _request(app, "GET", "/", link, cookie=True)[0] == 200  # a link the user follows
 
 
 def test_a_cross_site_multipart_upload_is_refused(app: RunningApp) -> None:
