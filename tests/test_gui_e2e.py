@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gradio_client import Client
 from gradio_client.utils import Status
 
 from tests.app_process import RunningApp, serve_app
@@ -45,7 +44,7 @@ def _text(message: dict) -> str:
 
 
 def test_a_request_writes_a_file_feeds_the_sidebar_and_queues_a_second_tab(app: RunningApp) -> None:
-    client, other_tab = Client(app.url, verbose=False), Client(app.url, verbose=False)
+    client, other_tab = app.client(), app.client()
     before = _python_files(_workspace(app))
     job = client.submit("Write hello.py that prints hello world.", None, api_name="/run")
     deadline = time.monotonic() + 120
@@ -82,12 +81,12 @@ def test_a_request_writes_a_file_feeds_the_sidebar_and_queues_a_second_tab(app: 
 
 
 def test_stop_ends_the_run_cleanly_and_quickly(app: RunningApp) -> None:
-    client = Client(app.url, verbose=False)
+    client = app.client()
     job = client.submit("Write a long story generator in story.py.", None, api_name="/run")
     deadline = time.monotonic() + 120
     while len(job.outputs()) < 3 and time.monotonic() < deadline:  # the crew is generating
         time.sleep(0.1)
-    Client(app.url, verbose=False).predict(api_name="/stop")  # another tab's Stop: not this run's
+    app.client().predict(api_name="/stop")  # another tab's Stop: not this run's
     time.sleep(1.5)
     assert not job.done(), "a Stop in another tab ended this tab's run"
     client.predict(api_name="/stop")
@@ -99,7 +98,7 @@ def test_stop_ends_the_run_cleanly_and_quickly(app: RunningApp) -> None:
 
 
 def test_editor_save_stays_in_the_workspace_and_undo_restores(app: RunningApp) -> None:
-    client = Client(app.url, verbose=False)
+    client = app.client()
     outside = _workspace(app).parent / "evil.py"
     assert "Not saved" in client.predict("../evil.py", "x = 1\n", api_name="/save_file")
     assert not outside.exists()
@@ -113,7 +112,7 @@ def test_editor_save_stays_in_the_workspace_and_undo_restores(app: RunningApp) -
 
 
 def test_settings_are_saved_to_the_config_dir(app: RunningApp) -> None:
-    client = Client(app.url, verbose=False)
+    client = app.client()
     message = client.predict(str(_workspace(app)), 2, 0.0, 7, api_name="/save_settings")
     assert "Saved to" in message
     saved = json.loads((app.root / "config" / "settings.json").read_text())  # type: ignore[attr-defined]
@@ -122,7 +121,7 @@ def test_settings_are_saved_to_the_config_dir(app: RunningApp) -> None:
 
 
 def test_plan_preview_and_a_bad_local_model_change_nothing(app: RunningApp, tmp_path: Path) -> None:
-    client = Client(app.url, verbose=False)
+    client = app.client()
     plan = client.predict("smollm2-135m", "", 4096, "f16", "auto", api_name="/preview_plan")
     assert "CPU" in plan or "GPU" in plan
     bogus = tmp_path / "bad.gguf"
