@@ -1,8 +1,9 @@
 """Run crew requests from the page: one at a time on the one model, streamed as view snapshots.
 
-Gradio's queue already serializes runs (one concurrency group for everything that uses the
-model); the lock here keeps that true for any other caller too. Stop sets an event the engine
-checks between tokens, so a run ends cleanly within about a second.
+Requests wait in a first-come queue here rather than in Gradio's, so the page can show each
+waiting request its place ("1 ahead") and a tab can withdraw its own waiting request (Cancel, or
+Stop) before it ever reaches the model. Stop sets an event the engine checks between tokens, so a
+run ends cleanly within about a second.
 """
 
 from __future__ import annotations
@@ -12,15 +13,51 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from agents.events import Event, EventBus, Notice
-from gui.run_view import RunView
+from agents.events import AgentStarted, Event, EventBus, Notice, RunStarted
+from gui.run_view import AGENT_TITLES, RunView
 from gui.user_settings import UserSettings
 from gui.workspace_index import WorkspaceIndex
 from models.model_host import ModelHost
 
 REFRESH_S = 0.15  # how often a streaming run pushes a new snapshot to the browser
+WAIT_REFRESH_S = 1.0  # how often a waiting request re-checks (and re-shows) its place
+
+
+@dataclass
+class Ticket:
+    """One request's place: waiting (with how many are ahead), running, withdrawn or done."""
+
+    owner: str
+    state: str = "waiting"
+    ahead: int = 0
+
+
+@dataclass
+class Progress:
+    """What the running request is doing, from its events: elapsed time and round k of n."""
+
+    started: float = field(default_factory=time.monotonic)
+    rounds: int = 0
+    round: int = 0
+    agent: str = ""
+
+    def apply(self, event: Event) -> None:
+        if isinstance(event, RunStarted):
+            self.rounds = event.rounds
+        elif isinstance(event, AgentStarted):
+            self.round, self.agent = event.round, event.agent
+
+    def text(self) -> str:
+        elapsed = int(time.monotonic() - self.started)
+        parts = [f"Running {elapsed // 60}:{elapsed % 60:02d}"]
+        if self.round and self.rounds:
+            parts.append(f"round {self.round} of {self.rounds}")
+        if self.agent:
+            parts.append(AGENT_TITLES.get(self.agent, self.agent.title()))
+        return " · ".join(parts)
 
 
 class CrewSession:
@@ -36,32 +73,117 @@ class CrewSession:
         self.workspace = workspace
         self.index = index
         self.cancel = threading.Event()
-        self._lock = threading.Lock()
-        self.busy = False
-        self._owner: str | None = None  # the browser session whose run holds the model
+        self._queue = threading.Condition()
+        self._waiting: list[Ticket] = []
+        self._running: Ticket | None = None
+        self.progress = Progress()
+
+    @property
+    def busy(self) -> bool:
+        return self._running is not None
+
+    @property
+    def running_owner(self) -> str | None:
+        running = self._running
+        return running.owner if running else None
+
+    def waiting_count(self, owner: str | None = None) -> int:
+        """How many requests wait (None: of all tabs; else of this browser session)."""
+        return sum(1 for t in list(self._waiting) if owner is None or t.owner == owner)
+
+    def withdraw(self, owner: str) -> int:
+        """Withdraw this browser session's waiting requests; returns how many."""
+        with self._queue:
+            mine = [t for t in self._waiting if t.owner == owner]
+            for ticket in mine:
+                ticket.state = "withdrawn"
+                self._waiting.remove(ticket)
+            self._queue.notify_all()
+        return len(mine)
 
     def stop(self, owner: str | None = None) -> None:
-        """Stop the run of this browser session (None: whichever runs); another tab's Stop must not
-        end someone else's run."""
-        if owner is None or owner == self._owner:
+        """Stop this browser session's run and withdraw its waiting requests (None: whichever
+        runs); another tab's Stop must not end someone else's run."""
+        if owner is not None:
+            self.withdraw(owner)
+        if owner is None or owner == self.running_owner:
             self.cancel.set()
 
-    def run(self, request: str, owner: str = "") -> Iterator[RunView]:
+    @contextlib.contextmanager
+    def exclusive(self, owner: str = "") -> Iterator[bool]:
+        """Hold the model's place for something that must not overlap a run (undo, a model load);
+        yields False, holding nothing, while a request runs or waits."""
+        with self._queue:
+            free = self._running is None and not self._waiting
+            if free:
+                self._running = Ticket(owner, state="running")
+        try:
+            yield free
+        finally:
+            if free:
+                with self._queue:
+                    self._running = None
+                    self._queue.notify_all()
+
+    def run(self, request: str, owner: str = "", ticket: Ticket | None = None) -> Iterator[RunView]:
         view = RunView(request.strip())
         if not view.request:
             view.say("Type a request first, e.g. *Write fizzbuzz.py that prints FizzBuzz for 1..15*.")
             yield view
             return
-        if not self._lock.acquire(blocking=False):
-            view.say("Another request is running on the model; yours starts when it ends…")
-            yield view
-            self._lock.acquire()
+        ticket = ticket or Ticket(owner)
+        ticket.owner = owner
+        if not (yield from self._wait_for_turn(view, ticket)):
+            return
         try:
-            self.busy, self._owner = True, owner
+            self.progress = Progress()
             yield from self._run_locked(view)
         finally:
-            self.busy, self._owner = False, None
-            self._lock.release()
+            with self._queue:
+                ticket.state = "done"
+                self._running = None
+                self._queue.notify_all()
+
+    def _wait_for_turn(self, view: RunView, ticket: Ticket) -> Iterator[RunView]:
+        """Wait in line, showing the place; True once this ticket holds the model."""
+        with self._queue:
+            self._waiting.append(ticket)
+        waiting_note: int | None = None
+        try:
+            while True:
+                with self._queue:
+                    if ticket.state == "withdrawn":
+                        break
+                    if self._running is None and self._waiting[0] is ticket:
+                        self._waiting.pop(0)
+                        ticket.state, self._running = "running", ticket
+                        if waiting_note is not None:
+                            del view.messages[waiting_note]
+                        return True
+                    ticket.ahead = self._waiting.index(ticket) + (self._running is not None)
+                text = f"Waiting for the model: {ticket.ahead} ahead of this request. Cancel withdraws it."
+                if waiting_note is None:
+                    view.say(text)
+                    waiting_note = len(view.messages) - 1
+                view.messages[waiting_note]["content"] = text
+                yield view
+                with self._queue:
+                    if ticket.state == "waiting":
+                        self._queue.wait(timeout=WAIT_REFRESH_S)
+        except GeneratorExit:  # the page went away while waiting: give the place up
+            self.withdraw_ticket(ticket)
+            raise
+        if waiting_note is not None:
+            view.messages[waiting_note]["content"] = "Withdrawn before it ran: the crew never saw it."
+        yield view
+        return False
+
+    def withdraw_ticket(self, ticket: Ticket) -> None:
+        with self._queue:
+            if ticket in self._waiting:
+                self._waiting.remove(ticket)
+                ticket.state = "withdrawn"
+            self._queue.notify_all()
 
     def _run_locked(self, view: RunView) -> Iterator[RunView]:
         if self.host.status().state in ("idle", "loading"):
@@ -83,7 +205,9 @@ class CrewSession:
         try:
             while worker.is_alive() or not events.empty():
                 with contextlib.suppress(queue.Empty):
-                    view.apply(events.get(timeout=REFRESH_S))
+                    event = events.get(timeout=REFRESH_S)
+                    view.apply(event)
+                    self.progress.apply(event)
                 if time.monotonic() - last_push >= REFRESH_S:
                     last_push = time.monotonic()
                     yield view

@@ -1,0 +1,105 @@
+"""The page's request queue: a waiting request shows its place, and its own tab can withdraw it
+before it ever reaches the model. No model: the place is held by exclusive() as an undo holds it."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from agents.events import AgentStarted, RunStarted
+from gui.crew_session import CrewSession, Progress, Ticket
+
+
+class NoModel:
+    """A host the queue must never reach while a request only waits."""
+
+    def status(self) -> Any:
+        raise AssertionError("a waiting or withdrawn request touched the model")
+
+
+def _session() -> CrewSession:
+    return CrewSession(NoModel(), lambda: None, lambda: Path("."), lambda: None)  # type: ignore[arg-type]
+
+
+def _collect(
+    session: CrewSession, request: str, owner: str, out: list[str], ticket: Ticket
+) -> threading.Thread:
+    def consume() -> None:
+        for view in session.run(request, owner=owner, ticket=ticket):
+            out.append(view.messages[-1]["content"])
+
+    thread = threading.Thread(target=consume, daemon=True)
+    thread.start()
+    return thread
+
+
+def _until(condition: Any, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_a_waiting_request_shows_its_place_and_cancel_withdraws_it_before_it_runs() -> None:
+    session = _session()
+    with session.exclusive("tab-1") as free:
+        assert free and session.busy
+        shown: list[str] = []
+        ticket = Ticket("tab-2")
+        thread = _collect(session, "write add.py", "tab-2", shown, ticket)
+        _until(lambda: shown)
+        assert ticket.state == "waiting" and ticket.ahead == 1
+        assert "1 ahead" in shown[-1] and session.waiting_count("tab-2") == 1
+        assert session.withdraw("tab-1") == 0  # another tab cannot withdraw it
+        assert session.withdraw("tab-2") == 1
+        thread.join(timeout=5)
+    assert not thread.is_alive() and ticket.state == "withdrawn"
+    assert shown[-1].startswith("Withdrawn before it ran")
+    assert session.waiting_count() == 0 and not session.busy
+
+
+def test_places_count_every_request_ahead_and_stop_withdraws_only_its_tabs() -> None:
+    session = _session()
+    with session.exclusive():
+        first, second = Ticket("a"), Ticket("b")
+        threads = [_collect(session, "one", "a", [], first), _collect(session, "two", "b", [], second)]
+        _until(lambda: session.waiting_count() == 2)
+        _until(lambda: second.ahead == 2)
+        assert first.ahead == 1
+        session.stop("a")  # Stop in tab a: its waiting request goes, tab b's stays
+        _until(lambda: second.ahead == 1)
+        assert first.state == "withdrawn" and second.state == "waiting"
+        assert not session.cancel.is_set()  # nothing of tab a's was running
+        session.withdraw("b")
+        for thread in threads:
+            thread.join(timeout=5)
+
+
+def test_an_undo_or_load_is_refused_while_a_request_waits() -> None:
+    session = _session()
+    with session.exclusive() as first:
+        thread = _collect(session, "write", "tab", [], ticket := Ticket("tab"))
+        _until(lambda: session.waiting_count() == 1)
+        with session.exclusive() as second:
+            assert first and not second
+        session.withdraw("tab")
+        thread.join(timeout=5)
+    assert ticket.state == "withdrawn"
+    with session.exclusive() as again:
+        assert again  # released
+
+
+def test_an_empty_request_answers_at_once_without_queueing() -> None:
+    session = _session()
+    with session.exclusive():
+        views = list(session.run("   ", owner="tab"))
+    assert "Type a request first" in views[-1].messages[-1]["content"]
+
+
+def test_progress_says_elapsed_time_and_round_k_of_n() -> None:
+    progress = Progress(started=time.monotonic() - 75)
+    progress.apply(RunStarted(run_id="r", request="x", workspace=".", rounds=3))
+    progress.apply(AgentStarted(agent="coder", round=2))
+    assert progress.text() == "Running 1:15 · round 2 of 3 · Coder"
