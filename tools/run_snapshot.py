@@ -252,6 +252,70 @@ class RunSnapshots:
             parts.append(unified_diff(rel, old, new))
         return info, "".join(parts)
 
+    def reject_file(self, rel: str) -> str:
+        """Put back one file the last run wrote as it was before the run (remove it if the run made
+        it); the run's other files and the user's work stay. Returns what was done. A file changed
+        again since the run is refused, as undo keeps it: the user's later edits are not dropped."""
+        with self._locked():
+            info = self.last_run()
+            if info is None:
+                raise NothingToUndoError("nothing to reject: no crew run to review")
+            if rel not in info.files_written:
+                raise SnapshotError(f"{rel} is not a file the last run wrote")
+            run_dir = self.store / "runs" / info.id
+            before = _Tree.from_json(json.loads((run_dir / "manifest.json").read_text("utf-8")))
+            path = self.workspace / rel
+            if os.path.realpath(path) != str(path):  # a link on the way could lead out of the workspace
+                raise SnapshotError(f"{rel} goes through a symbolic link; not touched")
+            if rel in before.links or rel in before.skipped:
+                raise SnapshotError(f"{rel} was not saved as a file before the run; not touched")
+            now = _file_sha(path)
+            after_path = run_dir / "after.json"
+            if after_path.exists():
+                after = _Tree.from_json(json.loads(after_path.read_text("utf-8")))
+                if (after.files.get(rel) or [None])[0] != now:
+                    raise SnapshotError(f"{rel} changed again after the run; kept as it is")
+            entry = before.files.get(rel)
+            if entry is not None:
+                self._write_back(path, entry[0], entry[1])
+                done = f"{rel}: put back as it was before the run"
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+                done = f"{rel}: removed (the run created it)"
+            fsync_dir(path.parent)
+        return done
+
+    def redo(self) -> UndoResult:
+        """Bring back the changes of the newest run after it was undone; files changed since the
+        undo stay as they are (and are named in not_restored)."""
+        with self._locked():
+            ids = [r for r in self._run_ids_newest_first() if self._info(r) is not None]
+            info = self._info(ids[0]) if ids else None
+            run_dir = self.store / "runs" / info.id if info else None
+            if info is None or run_dir is None or not info.undone:
+                raise NothingToUndoError("nothing to redo: the newest run is not undone")
+            try:
+                manifest = _Tree.from_json(json.loads((run_dir / "manifest.json").read_text("utf-8")))
+                undone_from = _Tree.from_json(json.loads((run_dir / "before_undo.json").read_text("utf-8")))
+            except (OSError, ValueError, KeyError) as exc:
+                raise SnapshotError(f"the undo of {info.label!r} left no record to redo from: {exc}") from exc
+            # What the undo aimed at, computed as undo() did, so redo touches only what it changed.
+            left_by_undo = manifest
+            after_path = run_dir / "after.json"
+            if after_path.exists():
+                after = _Tree.from_json(json.loads(after_path.read_text("utf-8")))
+                left_by_undo = _only_run_changes(manifest, after, undone_from)[0]
+            current = self._snapshot()
+            target, kept = _only_run_changes(undone_from, left_by_undo, current)
+            result = self._restore(target, current, info, run_dir / "before_undo.json")
+            result.not_restored.extend(k for k in kept if k.split(":", 1)[0] in info.files_written)
+            meta_path = run_dir / "meta.json"
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            meta.pop("undone", None)
+            _write_json(meta_path, meta)
+        return result
+
     # -- snapshot ----------------------------------------------------------------------------
 
     def _scan(self) -> tuple[_Tree, dict[str, os.stat_result]]:
@@ -587,6 +651,20 @@ def _read_workspace_text(workspace: Path, rel: str, max_bytes: int) -> str | Non
     except OSError as exc:
         raise WorkspaceError(f"cannot read {rel!r}: {exc.strerror or exc}") from None
     return data.decode("utf-8", errors="replace")
+
+
+def _file_sha(path: Path) -> str | None:
+    """The content's SHA-256 as the store names it; None when it is not a readable regular file."""
+    if path.is_symlink() or not path.is_file():
+        return None
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
 
 
 def _write_json(path: Path, data: dict, durable: bool = True) -> None:
