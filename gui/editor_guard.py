@@ -1,0 +1,71 @@
+"""The editor never drops the user's typing: what counts as unsaved, what opening another file
+does with unsaved edits, and what the editor does when the crew (or an undo) changed its file.
+
+The page keeps, per browser tab, the text as it was opened or last saved (the baseline); edits are
+unsaved while the editor's text differs from it. Plain functions, tested without a browser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from gui.workspace_actions import OpenedFile, disk_version, open_file
+
+UNSAVED_MARK = '<span class="lc-unsaved">● unsaved</span>'
+
+# Ctrl+S (Cmd+S) anywhere on the page clicks Save instead of the browser's "save page as".
+KEYS_JS = """
+() => {
+  document.addEventListener('keydown', (e) => {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 's' || e.key === 'S')) {
+      const save = document.querySelector('#save');
+      if (save) { e.preventDefault(); save.click(); }
+    }
+  }, true);
+}
+"""
+
+# The unsaved marker follows each keystroke in the browser: no round trip to a busy server.
+MARK_JS = f"(text, baseline) => (text === baseline ? '' : {UNSAVED_MARK!r})"
+
+
+def is_dirty(text: str | None, baseline: str | None, opened: OpenedFile | None) -> bool:
+    if opened is not None and not opened.editable:
+        return False  # a read-only view has nothing the user could lose
+    return (text or "") != (baseline or "")
+
+
+def refused_open(rel: str, opened: OpenedFile | None) -> str:
+    where = f"`{opened.rel}`" if opened is not None else "the editor"
+    return (
+        f"**`{rel}` was not opened:** {where} has unsaved edits. Save them (Ctrl+S), or press"
+        f" *Discard edits and open* to open `{rel}` anyway."
+    )
+
+
+@dataclass(frozen=True)
+class AfterChange:
+    """What the editor does after a run or an undo: new text to show (None: keep what it shows)."""
+
+    text: str | None
+    opened: OpenedFile | None
+    message: str
+
+
+def after_disk_change(workspace: Path, text: str, baseline: str, opened: OpenedFile | None) -> AfterChange:
+    """The open file changed on disk: show the new text when the user has no unsaved edits; with
+    unsaved edits keep the user's text and say so (Save refuses to overwrite the changed file)."""
+    if opened is None or disk_version(workspace, opened.rel) == opened.version:
+        return AfterChange(None, opened, "")
+    if is_dirty(text, baseline, opened):
+        return AfterChange(
+            None,
+            opened,
+            f"**`{opened.rel}` changed on disk** (the crew or an undo) while you had unsaved edits. Your"
+            " text is kept and Save will not overwrite the new file: copy your edits, then open it again.",
+        )
+    content, message, now = open_file(workspace, opened.rel)
+    if now.version is None:
+        return AfterChange(None, opened, f"`{opened.rel}` is gone from the disk (the crew or an undo).")
+    return AfterChange(content, now, f"Reloaded `{opened.rel}`: it changed on disk. {message}")
