@@ -16,7 +16,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.crew_tools import Check, ToolContext, WriteFileTool, describe_run, run_check
+from agents.crew_tools import (
+    Check,
+    ToolContext,
+    WriteFileTool,
+    describe_run,
+    run_check,
+    run_written_checks,
+)
 from agents.events import (
     AgentFinished,
     AgentStarted,
@@ -34,21 +41,18 @@ from agents.file_blocks import FORMAT_RULES, file_blocks, unclosed_block
 from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
 from agents.roles import (
     PLAN_SCHEMA,
-    VERDICT_SCHEMA,
     Plan,
     Role,
     asks_for_output,
+    checks_task,
     coder_task,
-    crew_charter,
     expected_files,
     files_named_in,
     parse_plan,
-    parse_verdict,
     planner_task,
-    reviewer_task,
     roles_for,
-    run_preamble,
 )
+from agents.written_checks import CheckOutcome, modules_of, parse_checks, signatures
 from models.engine import Engine
 from models.reply_budget import reply_budget_for
 from tools.run_snapshot import RunInfo, RunSnapshots, SnapshotError
@@ -139,6 +143,16 @@ def kickoff_one_agent(role: Role, llm: Any, tools: list[Any], description: str, 
     return str(crew.kickoff().raw)
 
 
+@dataclass
+class _Version:
+    """The files a round left, and how far its checks got: (asserts passed, runs passed)."""
+
+    round: int
+    score: tuple[int, int]
+    contents: dict[str, str]
+    check_lines: list[str]
+
+
 def _is_test_file(rel: str) -> bool:
     name = Path(rel).name
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
@@ -167,7 +181,8 @@ class CrewRunner:
         budget = reply_budget_for(engine.info, engine.settings.n_ctx)
         self.roles = roles_for(budget, self.settings.temperature, self.settings.seed)
         self._llms: list[LocalLLM] = []
-        self.preamble = ""
+        self.memory = ""  # the previous request, for follow-ups
+        self.context_text = ""  # retrieved code
         self.previous: RunInfo | None = None
         self._earlier: list[str] = []  # files the previous run changed that are still there
 
@@ -228,19 +243,22 @@ class CrewRunner:
         # show them to the coder when the request names none itself.
         earlier = [f for f in self.previous.files_written if f in files] if self.previous else []
         self._earlier = [f for f in earlier if f.endswith(".py")][:3]
-        previous = (
+        self.memory = (
             f"Previous request in this project: {self.previous.label[:300]}\n"
             f"It changed: {', '.join(earlier) or 'no file'}."
             if self.previous
             else ""
         )
-        self.preamble = run_preamble(crew_charter(), request, context_text, files, previous)
+        self.context_text = context_text
         plan: Plan | None = None
         allowed_files = files_named_in(request)
-        feedback, approved, checks_passed, check_lines = "", False, False, []
+        user_tests = any(_is_test_file(f) for f in files)
+        written_checks: str | None = None  # the reviewer's asserts, asked once the first code exists
+        versions: list[_Version] = []
+        feedback, passed, check_lines = "", False, []
         round_number = 0
         for round_number in range(1, self.settings.rounds + 1):
-            if round_number > 1 and not checks_passed:
+            if round_number > 1:
                 # The planner speaks only after a failed check: planning before the first try cost
                 # real coders time and accuracy; a plan about what failed helps the next try.
                 plan = self._plan(request, feedback, round_number)
@@ -249,47 +267,106 @@ class CrewRunner:
             problems = self._code(context, request, plan, feedback, round_number, allowed_files)
             this_round = list(dict.fromkeys(context.written[written_before:]))
             results = self._checks(context, this_round, asks_for_output(request))
-            checks_passed = bool(results) and all(r.passed for r in results) and not problems
+            modules = modules_of(self._python_written(context))
+            outcome: CheckOutcome | None = None
+            if modules and not user_tests:
+                if written_checks is None:
+                    written_checks = self._write_checks(request, modules, round_number)
+                if written_checks:
+                    check, outcome = run_written_checks(context, modules, written_checks)
+                    results.append(check)
+            passed = bool(results) and all(r.passed for r in results) and not problems
             check_lines = [r.summary() for r in results] or ["no check ran: no Python file was written"]
-            checks_text = "\n".join(problems + [describe_run(r) for r in results]) or check_lines[0]
-            verdict = parse_verdict(
-                self._step(
-                    self.roles.reviewer,
-                    round_number,
-                    reviewer_task(request, self._changes_text(this_round), checks_text),
-                    "JSON verdict",
-                    schema=VERDICT_SCHEMA,
-                )
-            )
-            # Passing checks stand unless the reviewer rejects them with a fix: small reviewers say
-            # "not approved" over correct code naming nothing. One that approves while listing
-            # "fixes" is taken at its word: on the 0.5B those fixes restated the request, and the
-            # coder answered them with the same bytes for two more rounds.
-            approved = checks_passed and (verdict.approved or not verdict.fixes)
-            self.bus.emit(ReviewVerdict(round=round_number, approved=approved, fixes=verdict.fixes))
-            if approved and checks_passed:
+            failures = outcome.failures if outcome else []
+            self.bus.emit(ReviewVerdict(round=round_number, approved=passed, fixes=problems + failures))
+            versions.append(self._version(context, round_number, results, outcome, problems))
+            if passed:
                 break
+            if len(versions) > 1 and versions[-1].contents == versions[-2].contents:
+                # The same files after feedback: a further round would cost minutes for the same bytes.
+                self.bus.emit(Notice(level="info", message="The coder wrote the same files again; stopping."))
+                break
+            checks_text = "\n".join(problems + [describe_run(r) for r in results]) or check_lines[0]
             feedback = "\n".join(
-                [f"- {fix}" for fix in verdict.fixes]
-                + [f"- {p}" for p in problems]
+                [f"- {p}" for p in problems]
+                + ([f"Failed checks:\n{chr(10).join(failures)}"] if failures else [])
                 + [f"Checks: {checks_text[:800]}"]
             )
-        if approved and checks_passed:
+        if not passed:
+            check_lines = self._keep_best(context, versions) or check_lines
+        if passed:
             message = f"Approved after {round_number} round(s); checks passed."
-        elif checks_passed:
-            message = f"Checks passed but the reviewer did not approve after {round_number} round(s)."
         else:
             message = f"Rounds used up ({round_number}) without passing checks; see the last run output."
         return self._finish(
             run_id,
             started,
             context=context,
-            approved=approved,
-            checks_passed=checks_passed,
+            approved=passed,
+            checks_passed=passed,
             rounds_used=round_number,
             checks=check_lines,
             message=message,
         )
+
+    def _write_checks(self, request: str, modules: list[str], round_number: int) -> str:
+        """The reviewer's turn: assert lines from the request and the code's signatures."""
+        shown = []
+        for module in modules[:3]:
+            rel = module.replace(".", "/") + ".py"
+            try:
+                shown.append(f"# {module}\n{signatures(self.files.read_text(rel))}")
+            except (ValueError, OSError):
+                continue
+        reply = self._step(
+            self.roles.reviewer, round_number, checks_task(request, "\n".join(shown)), "assert lines"
+        )
+        checks = parse_checks(reply)
+        if not checks:
+            self.bus.emit(Notice(level="info", message="The reviewer wrote no usable check: runs decide."))
+        return checks
+
+    def _python_written(self, context: ToolContext) -> list[str]:
+        written = dict.fromkeys(context.written)
+        return [f for f in written if f.endswith(".py") and self.files.resolve(f).is_file()]
+
+    def _version(
+        self,
+        context: ToolContext,
+        round_number: int,
+        results: list[Check],
+        outcome: CheckOutcome | None,
+        problems: list[str],
+    ) -> _Version:
+        contents = {}
+        for rel in dict.fromkeys(context.written):
+            try:
+                contents[rel] = self.files.read_text(rel)
+            except (ValueError, OSError):
+                continue
+        runs = results[:-1] if outcome else results  # the written checks' run is the last one
+        score = (outcome.passed if outcome else 0, sum(r.passed for r in runs) - len(problems))
+        return _Version(round_number, score, contents, [r.summary() for r in results])
+
+    def _keep_best(self, context: ToolContext, versions: list[_Version]) -> list[str]:
+        """No round passed: leave the files as the round that passed most checks wrote them (the
+        earliest of equals), not as the last try left them. Returns that round's check lines."""
+        if len(versions) < 2:
+            return []
+        best = max(versions, key=lambda v: (v.score, -v.round))
+        if best is versions[-1]:
+            return []
+        context.agent = "crew"
+        writer = WriteFileTool().bind(context)
+        for rel, text in best.contents.items():
+            writer.run(path=rel, content=text)
+        self.bus.emit(
+            Notice(
+                level="info",
+                message=f"Kept round {best.round}'s version: it passed more checks than the last try.",
+            )
+        )
+        return best.check_lines
 
     # ---------- steps ----------
     def _plan(self, request: str, feedback: str, round_number: int) -> Plan:
@@ -310,7 +387,14 @@ class CrewRunner:
         reply = self._step(
             self.roles.coder,
             round_number,
-            coder_task(request, plan, feedback, self._current_files_text(allowed_files or self._earlier)),
+            coder_task(
+                request,
+                plan,
+                feedback,
+                self._current_files_text(allowed_files or self._earlier),
+                self.memory,
+                self.context_text,
+            ),
             "the files, each whole in a code block",
         )
         context.agent = "coder"
@@ -344,7 +428,7 @@ class CrewRunner:
             answer_schema=schema,
             bus=self.bus,
             cancel=self.cancel,
-            preamble=self.preamble,
+            task_only=True,
             context_window=self.engine.settings.n_ctx,
             temperature=role.generation.temperature,
         )

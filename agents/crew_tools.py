@@ -6,6 +6,7 @@ observation text the agent reads, and a ToolCallFailed event.
 
 from __future__ import annotations
 
+import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -26,7 +27,8 @@ from agents.events import (
     ToolCallStarted,
     preview,
 )
-from tools.sandbox import RunLimits, RunResult, run_pytest, run_python
+from agents.written_checks import CheckOutcome, check_program, read_outcome
+from tools.sandbox import RunLimits, RunResult, run_command, run_pytest, run_python
 from tools.text_search import search_text
 from tools.workspace_files import WorkspaceError, WorkspaceFiles, unified_diff
 
@@ -79,12 +81,25 @@ def run_check(context: ToolContext, kind: str, target: str, *, expects_output: b
         result = run_pytest(context.root, target, limits=context.limits)
     else:
         result = run_python(context.root, target, limits=context.limits)
-    context.runs.append(result)
     silent = kind == "python" and expects_output and not result.stdout_tail.strip()
-    check = Check(result, NOTHING_PRINTED if silent and result.exit_code == 0 else "")
+    return _report(context, result, NOTHING_PRINTED if silent and result.exit_code == 0 else "")
+
+
+def run_written_checks(context: ToolContext, modules: list[str], checks: str) -> tuple[Check, CheckOutcome]:
+    """Run the reviewer's assert lines against the modules, in the sandbox; each line on its own."""
+    argv = [sys.executable, "-c", check_program(modules, checks)]
+    result = run_command(context.root, argv, context.limits)
+    outcome = read_outcome(result.stdout_tail) or CheckOutcome(0, checks.count("assert"), [])
+    problem = "" if outcome.ok else f"{outcome.total - outcome.passed} of {outcome.total} checks failed"
+    return _report(context, result, problem, command="written checks"), outcome
+
+
+def _report(context: ToolContext, result: RunResult, problem: str, command: str = "") -> Check:
+    context.runs.append(result)
+    check = Check(result, problem)
     context.bus.emit(
         CheckRun(
-            command=result.summary().split(":")[0],
+            command=command or result.summary().split(":")[0],
             exit_code=result.exit_code,
             passed=check.passed,
             limit_hit=result.limit_hit,

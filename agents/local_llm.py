@@ -59,6 +59,10 @@ class LocalLLM(BaseLLM):
     # Shared by every agent of a run and put first in the system prompt, so each agent's first call
     # finds it in the KV cache (the previous agent's prompt began with the same tokens).
     preamble: str = ""
+    # Only the task's own words reach the model, not CrewAI's wrapper around them ("Current Task:",
+    # "This is the expected criteria…"): the 0.5B coder wrote worse code under the wrapper than
+    # from the same request alone.
+    task_only: bool = False
     bus: Any = Field(default=None, exclude=True)
     cancel: Any = Field(default=None, exclude=True)  # threading.Event set by Stop
     context_window: int = 4096
@@ -271,6 +275,8 @@ class LocalLLM(BaseLLM):
         for message in messages:
             role = message.get("role", "user")
             content = _text_of(message.get("content"))
+            if self.task_only and role == "user":
+                content = _task_text(content)
             if role == "assistant" and message.get("tool_calls"):
                 call = message["tool_calls"][0]
                 function = call.get("function", {})
@@ -319,6 +325,20 @@ class LocalLLM(BaseLLM):
         bus: EventBus | None = self.bus
         if bus is not None:
             bus.emit(event)
+
+
+def _task_text(content: str) -> str:
+    """The task description inside CrewAI's task prompt; the content itself when it has no wrapper."""
+    start = content.find(_TASK_START)
+    if start < 0:
+        return content
+    body = content[start + len(_TASK_START) :]
+    end = body.find(_TASK_END)
+    return (body[:end] if end >= 0 else body).strip()
+
+
+_TASK_START = "Current Task: "
+_TASK_END = "\n\nThis is the expected criteria for your final answer:"
 
 
 def _text_of(content: Any) -> str:

@@ -1,14 +1,15 @@
 """The three roles: short prompts, answer schemas and sampling sized for small local models.
 
 Small models follow one short instruction better than a page of rules, so every prompt is a few
-lines, and the planner's and reviewer's answers are JSON constrained by a grammar.
+lines. The planner answers in JSON held to its shape by a grammar, the coder in Markdown file
+blocks (agents/file_blocks.py), the reviewer in assert lines (agents/written_checks.py).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,14 +35,6 @@ PLAN_SCHEMA: dict[str, Any] = {
         },
     },
     "required": ["steps", "files"],
-}
-VERDICT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "approved": {"type": "boolean"},
-        "fixes": {"type": "array", "items": {"type": "string", "maxLength": 100}, "maxItems": 3},
-    },
-    "required": ["approved", "fixes"],
 }
 
 
@@ -89,8 +82,8 @@ def roles_for(budget: ReplyBudget, temperature: float = 0.0, seed: int = 42) -> 
         reviewer=Role(
             "reviewer",
             "Reviewer",
-            "Approve working code or list concrete fixes.",
-            "You check code against the request and the run results.",
+            "Check code against the request with a few asserts on concrete examples.",
+            "You test Python code.",
             _sampling(budget.review, temperature, seed),
         ),
     )
@@ -105,12 +98,6 @@ class Plan:
     def text(self) -> str:
         steps = "\n".join(f"{i}. {step}" for i, step in enumerate(self.steps, start=1))
         return f"{steps}\nFiles: {', '.join(self.files) or '(coder decides)'}"
-
-
-@dataclass
-class Verdict:
-    approved: bool
-    fixes: list[str] = field(default_factory=list)
 
 
 _FILE_NAME = re.compile(
@@ -159,44 +146,6 @@ def parse_plan(raw: str) -> Plan:
     return Plan(steps or ["Do what the request asks."], files, raw)
 
 
-def parse_verdict(raw: str) -> Verdict:
-    try:
-        data = json.loads(raw, strict=False)
-        fixes = [str(f) for f in data.get("fixes", []) if str(f).strip()]
-        return Verdict(bool(data.get("approved")), fixes)
-    except (json.JSONDecodeError, AttributeError):
-        return Verdict(False, ["The review could not be read; check the run output and fix any error."])
-
-
-def crew_charter() -> str:
-    """What every agent reads first; the same words in every run, so llama.cpp caches them once.
-
-    No worked example with a made-up task: small models copied its names (greet.py, 'Ann') into
-    the user's files. The JSON answers are held to their shape by a grammar anyway.
-    """
-    return (
-        "LocalCrew is a crew of three that writes Python code in the user's project folder.\n"
-        'The planner replies with JSON: {"steps": [short steps], "files": [files to create or change]}.\n'
-        f"The coder writes code. {FORMAT_RULES}\n"
-        'The reviewer replies with JSON: {"approved": true or false, "fixes": [concrete defects]}.\n'
-        "approved is true when the code does what the request asks and its checks passed."
-    )
-
-
-def run_preamble(
-    charter: str, request: str, context: str, existing_files: list[str], previous: str = ""
-) -> str:
-    """The charter, the previous request (so a follow-up means its files), then this run's request,
-    files and retrieved code: shared by all three agents."""
-    files = ", ".join(existing_files[:30]) or "(empty folder)"
-    return (
-        f"{charter}\n\n"
-        + (f"{previous}\n" if previous else "")
-        + f"Request: {request}\nProject files: {files}\n"
-        + (f"Relevant code:\n{context}\n" if context else "")
-    )
-
-
 def planner_task(request: str) -> str:
     return (
         f"Plan this request: {request}\n"
@@ -204,22 +153,34 @@ def planner_task(request: str) -> str:
     )
 
 
-def coder_task(request: str, plan: Plan | None, feedback: str, current: str = "") -> str:
-    """`current`: the files to change as they are now, so the coder edits them rather than guessing.
-    The request comes after them and the instruction last: the 0.5B coder otherwise copied the
-    file back unchanged."""
+def coder_task(
+    request: str, plan: Plan | None, feedback: str, current: str = "", previous: str = "", context: str = ""
+) -> str:
+    """The single coder call's prompt, plus what the crew knows: the previous request (a follow-up
+    means its files), a plan and the last try's failures. `current`: the files as they are now, so
+    the coder edits rather than guesses; the request comes after them and the instruction last (the
+    0.5B otherwise copied the file back unchanged). `context`: retrieved code, when no file is shown.
+    """
     return (
-        (f"The files as they are now:\n{current}\n\n" if current else "")
+        (f"The files in the project:\n{current}\n\n" if current else "")
+        + (f"Relevant code:\n{context}\n\n" if context and not current else "")
+        + (f"{previous}\n" if previous else "")
         + f"Request: {request}\n"
         + (f"Plan:\n{plan.text()}\n" if plan else "")
         + (f"The last try was not accepted:\n{feedback}\n" if feedback else "")
-        + "Make the change the request asks for, and keep everything else as it is. "
+        + ("Make the change the request asks for, and keep everything else as it is. " if current else "")
         + FORMAT_RULES
     )
 
 
-def reviewer_task(request: str, changes: str, checks: str) -> str:
+def checks_task(request: str, code_signatures: str) -> str:
+    """The reviewer sees the request and the code's signatures, not its bodies: its examples must
+    come from the request, or they would copy the coder's mistakes."""
     return (
-        f"Request: {request}\nChanges:\n{changes or '(no file was written)'}\nChecks:\n{checks}\n"
-        "Reply with JSON: approved, and up to 3 concrete fixes."
+        f"Request: {request}\n"
+        f"The code to test defines:\n{code_signatures}\n\n"
+        "Do not write the code. Write 3 to 6 assert lines that test it on concrete examples, each"
+        " comparing a call's result with the value the request says it must give. For a class,"
+        " create an object on the first line. No imports, no functions. Reply with only this block:\n"
+        "```python\nassert ...\n```"
     )

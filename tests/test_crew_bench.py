@@ -21,7 +21,7 @@ import pytest
 
 from agents.edit_guard import definitions
 from agents.events import AgentFinished, ReviewVerdict, ToolCallStarted
-from agents.roles import crew_charter, files_named_in
+from agents.roles import checks_task, coder_task, files_named_in, planner_task
 from bench.crew import (
     EXAMPLE_WORDS,
     KINDS,
@@ -70,7 +70,8 @@ def test_a_request_that_asks_for_the_same_words_is_not_an_echo() -> None:
 def test_the_counted_words_are_no_longer_in_the_prompts() -> None:
     # The echo share now measures what is left of an example the prompts no longer show.
     for word in EXAMPLE_WORDS:
-        assert not re.search(rf"\b{word}\b", crew_charter()), word
+        prompts = coder_task("x", None, "") + checks_task("x", "def f()") + planner_task("x")
+        assert not re.search(rf"\b{word}\b", prompts), word
 
 
 # ---------- the acceptance set ----------

@@ -3,8 +3,9 @@
 Every reply is fixed by the test (tests/scripted_engine.py), so a reviewer's fix, a program that
 crashes or a reply with no file happens on every CPU. The calls are those of a real run on the
 bundled model: each round the coder answers in free text with files in Markdown blocks (the runner
-writes them with the write tool) and the reviewer in grammar-held JSON; from round 2, after a
-failed check, the planner's JSON plan comes first.
+writes them with the write tool); once code exists the reviewer writes assert lines, which run
+with the program's own checks every round; from round 2, after a failed check, the planner's JSON
+plan comes first.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from agents.events import (
     Event,
     EventBus,
     FileChanged,
+    Notice,
     ReviewVerdict,
     RunFinished,
     RunStarted,
@@ -52,13 +54,15 @@ def plan(*names: str) -> str:
     return json.dumps({"steps": ["Fix the program", "Print the sum"], "files": list(names)})
 
 
-def verdict(approved: bool, *fixes: str) -> str:
-    return json.dumps({"approved": approved, "fixes": list(fixes)})
+def checks(*lines: str) -> str:
+    """A reviewer reply: assert lines in a python block."""
+    return f"{FENCE}python\n" + "\n".join(lines) + f"\n{FENCE}"
 
 
-def one_round(
-    path: str = "total_calc.py", content: str = GOOD, review: str = verdict(True)
-) -> ScriptedEngine:
+SUMS = checks("assert total([1, 2]) == 3", "assert total([]) == 0")
+
+
+def one_round(path: str = "total_calc.py", content: str = GOOD, review: str = SUMS) -> ScriptedEngine:
     return ScriptedEngine(by_agent(coder=[files((path, content))], reviewer=[review]))
 
 
@@ -99,8 +103,9 @@ def test_the_file_the_coder_names_is_the_file_written_and_checked(workspace: Pat
     summary, bus = run(one_round("calc/total_calc.py"), workspace)
     assert summary.files_changed == ["calc/total_calc.py"], summary.message
     assert (workspace / "calc" / "total_calc.py").read_text() == GOOD
-    [check] = events(bus, CheckRun)
-    assert check.command == "python calc/total_calc.py" and check.passed and check.stdout_tail == "3\n"
+    program, written = events(bus, CheckRun)
+    assert program.command == "python calc/total_calc.py" and program.passed and program.stdout_tail == "3\n"
+    assert written.command == "written checks" and written.passed  # the reviewer's asserts, run
     assert summary.approved and summary.checks_passed and summary.rounds_used == 1
     assert summary.message == "Approved after 1 round(s); checks passed."
 
@@ -109,14 +114,14 @@ def test_a_request_that_names_a_file_gets_that_file_only(workspace: Path) -> Non
     engine = ScriptedEngine(
         by_agent(
             coder=[files(("other.py", GOOD)), files(("adder.py", GOOD))],
-            reviewer=[verdict(False), verdict(True)],
+            reviewer=[SUMS],
             planner=[plan("adder.py")],
         )
     )
     summary, _ = run(engine, workspace, request="Write adder.py that prints the sum of 1 and 2.", rounds=2)
     assert not (workspace / "other.py").exists()  # a file the request did not name is not written
     missing = "The request names adder.py, which was not written."
-    assert missing in engine.calls_of("reviewer")[0].last
+    assert [c.agent for c in engine.calls] == ["coder", "planner", "coder", "reviewer"]  # no code, no checks
     assert missing in engine.calls_of("coder")[1].last  # and the coder hears it next round
     assert summary.files_changed == ["adder.py"] and summary.checks_passed and summary.rounds_used == 2
 
@@ -136,6 +141,7 @@ def test_events_arrive_in_order(workspace: Path) -> None:
         ("CheckRun", ""),
         ("AgentStarted", "reviewer"),
         ("AgentFinished", "reviewer"),
+        ("CheckRun", ""),  # the reviewer's asserts
         ("ReviewVerdict", ""),
         ("RunFinished", ""),
     ]
@@ -151,55 +157,56 @@ def test_what_reaches_the_model(workspace: Path) -> None:
     run(engine, workspace)
     coder, reviewer = engine.calls
     assert (coder.agent, reviewer.agent) == ("coder", "reviewer")
-    # Code in free text (no JSON to escape it in); the verdict held to its JSON by a grammar.
-    assert coder.grammar is None and reviewer.grammar is not None
-    for call in engine.calls:  # the shared preamble: the request, the project's files, retrieved code
-        assert REQUEST in call.prompt and "notes.txt, util.py" in call.prompt
-        assert "the program sums a list of numbers" in call.prompt
-    assert GOOD in reviewer.last and "python total_calc.py: exit 0" in reviewer.last
-    assert "stdout:\n3" in reviewer.last
+    # Code and checks in free text: nothing to escape inside JSON, no grammar.
+    assert coder.grammar is None and reviewer.grammar is None
+    # The coder sees the request and the small project's files whole, as one plain call would.
+    assert REQUEST in coder.prompt and "the program sums a list of numbers" in coder.prompt
+    assert UTIL.rstrip() in coder.prompt
+    # The reviewer sees the request and the code's signatures, never its bodies: its examples come
+    # from the request, not from the coder's arithmetic.
+    assert REQUEST in reviewer.prompt and "def total(xs)" in reviewer.prompt
+    assert "return sum(xs)" not in reviewer.prompt
+    for call in engine.calls:  # the task's own words only, not CrewAI's wrapper around them
+        assert "Current Task" not in call.prompt and "expected criteria" not in call.prompt
 
 
-def test_a_reviewers_fix_forces_a_second_round_with_the_fix(workspace: Path) -> None:
-    fix = "total_calc.py: also print how many numbers were summed"
-    better = GOOD + "print(len([1, 2]))\n"
+def test_a_failed_written_check_forces_a_second_round_with_its_failure(workspace: Path) -> None:
+    off_by_one = GOOD.replace("sum(xs)", "sum(xs) + 1")  # runs and prints: only an example shows it
     engine = ScriptedEngine(
         by_agent(
-            coder=[files(("total_calc.py", GOOD)), files(("total_calc.py", better))],
-            reviewer=[verdict(False, fix), verdict(True)],
+            coder=[files(("total_calc.py", off_by_one)), files(("total_calc.py", GOOD))],
+            reviewer=[SUMS],  # written once, run every round
+            planner=[plan("total_calc.py")],
         )
     )
     summary, bus = run(engine, workspace, rounds=3)
-    assert [(v.round, v.approved, v.fixes) for v in events(bus, ReviewVerdict)] == [
-        (1, False, [fix]),
-        (2, True, []),
-    ]
+    [first, second] = events(bus, ReviewVerdict)
+    assert (first.round, first.approved, second.round, second.approved) == (1, False, 2, True)
+    assert any("got 4, expected 3" in fix for fix in first.fixes) and second.fixes == []
     assert summary.rounds_used == 2 and summary.approved and summary.checks_passed
     assert summary.message == "Approved after 2 round(s); checks passed."
-    first, second = engine.calls_of("coder")
-    assert fix not in first.last and "The last try was not accepted" not in first.last
-    assert f"The last try was not accepted:\n- {fix}\n" in second.last
-    assert (workspace / "total_calc.py").read_text() == better
-    # The checks passed, so no planner; the approval ended the run before a third round.
-    assert [c.agent for c in engine.calls] == ["coder", "reviewer"] * 2
+    assert "got 4, expected 3" in engine.calls_of("coder")[1].last
+    assert "got 4, expected 3" in engine.calls_of("planner")[0].last
+    assert (workspace / "total_calc.py").read_text() == GOOD
+    assert [c.agent for c in engine.calls] == ["coder", "reviewer", "planner", "coder"]
 
 
 def test_a_failing_check_is_reported_and_fed_back(workspace: Path) -> None:
     engine = ScriptedEngine(
         by_agent(
             coder=[files(("total_calc.py", CRASH)), files(("total_calc.py", GOOD))],
-            reviewer=[verdict(True), verdict(True)],  # a lenient reviewer approves the crash
+            reviewer=[SUMS],
             planner=[plan("total_calc.py")],
         )
     )
     summary, bus = run(engine, workspace, rounds=3)
-    failed, passed = events(bus, CheckRun)
+    failed, failed_written, passed, passed_written = events(bus, CheckRun)
     assert not failed.passed and failed.exit_code != 0 and "ZeroDivisionError" in failed.stderr_tail
-    assert passed.passed and passed.stdout_tail == "3\n"
-    assert "python total_calc.py: exit 1" in engine.calls_of("reviewer")[0].last
-    assert "ZeroDivisionError" in engine.calls_of("reviewer")[0].last
+    assert (
+        not failed_written.passed and passed.passed and passed.stdout_tail == "3\n" and passed_written.passed
+    )
     # After the failed check the planner plans from the failure, and the coder sees both.
-    assert [c.agent for c in engine.calls] == ["coder", "reviewer", "planner", "coder", "reviewer"]
+    assert [c.agent for c in engine.calls] == ["coder", "reviewer", "planner", "coder"]
     assert "The last try failed:" in engine.calls_of("planner")[0].last
     assert "ZeroDivisionError" in engine.calls_of("planner")[0].last
     second = engine.calls_of("coder")[1].last
@@ -217,35 +224,34 @@ def test_a_failing_check_is_reported_and_fed_back(workspace: Path) -> None:
     ],
 )
 def test_approved_only_when_checks_pass(workspace: Path, content: str, problem: str) -> None:
-    summary, bus = run(one_round(content=content, review=verdict(True)), workspace)
-    [check] = events(bus, CheckRun)
+    summary, bus = run(one_round(content=content), workspace)
+    check = events(bus, CheckRun)[0]
     assert not check.passed and problem in check.stderr_tail + check.problem
     [review] = events(bus, ReviewVerdict)
-    assert not review.approved  # the reviewer said yes; a failed check says no
+    assert not review.approved
     assert not summary.approved and not summary.checks_passed
     assert summary.message == "Rounds used up (1) without passing checks; see the last run output."
 
 
-def test_passing_checks_stand_unless_the_reviewer_names_a_defect(workspace: Path) -> None:
-    summary, bus = run(one_round(review=verdict(False)), workspace)  # "no", naming nothing
-    [review] = events(bus, ReviewVerdict)
-    assert review.approved and summary.approved and summary.rounds_used == 1
+def test_a_reviewer_without_a_usable_check_leaves_it_to_the_runs(workspace: Path) -> None:
+    summary, bus = run(one_round(review="The code looks correct to me."), workspace)
+    assert [c.command for c in events(bus, CheckRun)] == ["python total_calc.py"]
+    assert any("no usable check" in n.message for n in events(bus, Notice))
+    assert summary.approved and summary.rounds_used == 1
 
 
 def test_a_reply_with_no_file_is_fed_back(workspace: Path) -> None:
     engine = ScriptedEngine(
         by_agent(
             coder=["I would sum the list with sum().", files(("total_calc.py", GOOD))],
-            reviewer=[verdict(True), verdict(True)],
+            reviewer=[SUMS],
             planner=[plan("total_calc.py")],
         )
     )
     summary, bus = run(engine, workspace, rounds=2)
     # Round 1 wrote and ran nothing; round 2 wrote the file and ran it.
     assert len(events(bus, ToolCallStarted)) == 1
-    assert [c.command for c in events(bus, CheckRun)] == ["python total_calc.py"]
-    assert "No file was written." in engine.calls_of("reviewer")[0].last
-    assert "(no file was written)" in engine.calls_of("reviewer")[0].last
+    assert [c.command for c in events(bus, CheckRun)] == ["python total_calc.py", "written checks"]
     assert "- No file was written." in engine.calls_of("coder")[1].last
     assert [r.approved for r in events(bus, ReviewVerdict)] == [False, True]
     assert summary.rounds_used == 2 and summary.checks_passed
@@ -256,7 +262,7 @@ def test_a_reply_cut_off_inside_its_block_says_so(workspace: Path) -> None:
     engine = ScriptedEngine(
         by_agent(
             coder=[files(("constants.py", long_file)), files(("constants.py", "N = 1\nprint(N)\n"))],
-            reviewer=[verdict(True), verdict(True)],
+            reviewer=[checks("assert N == 1")],
             planner=[plan("constants.py")],
         )
     )
@@ -273,14 +279,14 @@ def test_a_refused_write_is_reported_and_fed_back(workspace: Path) -> None:
     engine = ScriptedEngine(
         by_agent(
             coder=[files(("util.py", "def triple(x):\n    return 3 * x\n\n\nprint(triple(2))\n"))],
-            reviewer=[verdict(True)],
         )
     )
     summary, bus = run(engine, workspace, request="Add triple(x) to util.py and print triple(2).")
     [refused] = events(bus, ToolCallFailed)
     assert refused.name == "write_file" and "double" in refused.error
-    assert (workspace / "util.py").read_text() == UTIL  # not written
-    assert "double" in engine.calls_of("reviewer")[0].last and not summary.checks_passed
+    assert (workspace / "util.py").read_text() == UTIL  # not written, so nothing to check or review
+    assert [c.agent for c in engine.calls] == ["coder"] and not summary.checks_passed
+    assert any("double" in fix for fix in events(bus, ReviewVerdict)[0].fixes)  # the user sees why
 
 
 @pytest.mark.parametrize("stop_in", ["coder", "reviewer"])
@@ -316,7 +322,7 @@ def test_undo_restores_the_workspace_exactly(workspace: Path) -> None:
                     ("pkg/helpers.py", "from util import double\n\nprint(double(2))\n"),
                 )
             ],
-            reviewer=[verdict(True)],
+            reviewer=[checks("assert triple(2) == 6")],
         )
     )
     summary, _ = run(engine, workspace)
@@ -349,8 +355,7 @@ def test_run_statistics_add_up(workspace: Path) -> None:
     assert summary.llm_calls == len(engine.calls) == 2
     assert summary.prompt_tokens_sent == sum(s.prompt_tokens for s in stats)
     assert summary.prompt_tokens_evaluated == sum(s.prompt_tokens_evaluated for s in stats)
-    # The preamble both agents share is evaluated once; the reviewer's call reuses it from the cache.
-    assert 0 < summary.prompt_tokens_evaluated < summary.prompt_tokens_sent
+    assert 0 < summary.prompt_tokens_evaluated <= summary.prompt_tokens_sent
     assert 0 < summary.llm_seconds <= summary.duration_s
     assert (summary.tool_calls_ok, summary.tool_calls_malformed) == (1, 0)
 
@@ -409,19 +414,56 @@ def test_a_new_module_request_sees_a_small_projects_files(workspace: Path) -> No
     assert f"notes.txt\n{FENCE}text\nthe program sums a list of numbers\n{FENCE}" in prompt
 
 
-def test_a_reviewer_that_approves_while_listing_fixes_is_taken_at_its_word(workspace: Path) -> None:
-    summary, _ = run(one_round(review=verdict(True, "total should sum a list")), workspace, rounds=3)
-    assert summary.approved and summary.rounds_used == 1
+def test_when_no_round_passes_the_best_rounds_files_are_kept(workspace: Path) -> None:
+    half = GOOD.replace("sum(xs)", "sum(xs) if xs else 1")  # passes total([1, 2]) == 3 only
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("total_calc.py", half)), files(("total_calc.py", CRASH))],
+            reviewer=[SUMS],
+            planner=[plan("total_calc.py")],
+        )
+    )
+    summary, bus = run(engine, workspace, rounds=2)
+    assert not summary.checks_passed and summary.rounds_used == 2
+    assert (workspace / "total_calc.py").read_text() == half  # not the crash the last try left
+    assert any("Kept round 1's version" in n.message for n in events(bus, Notice))
+    assert summary.files_changed == ["total_calc.py"]
+
+
+def test_the_users_own_tests_are_the_checks(workspace: Path) -> None:
+    (workspace / "test_total.py").write_text(
+        "from total_calc import total\n\n\ndef test_sum():\n    assert total([1, 2]) == 3\n"
+    )
+    engine = ScriptedEngine(by_agent(coder=[files(("total_calc.py", GOOD))]))
+    summary, bus = run(engine, workspace)
+    [check] = events(bus, CheckRun)
+    assert check.command.startswith("pytest") or "pytest" in check.command
+    assert [c.agent for c in engine.calls] == ["coder"] and summary.approved
 
 
 def test_a_file_only_the_planner_added_need_not_be_written(workspace: Path) -> None:
     engine = ScriptedEngine(
         by_agent(
             coder=[files(("settings.py", CRASH)), files(("settings.py", GOOD))],
-            reviewer=[verdict(False, "it crashes"), verdict(True)],
+            reviewer=[SUMS],
             planner=[plan("settings.py", "load_settings.py")],  # shares the stem, never written
         )
     )
-    summary, _ = run(engine, workspace, request="Write settings.py that prints a sum.", rounds=2)
-    assert "load_settings.py" not in engine.calls_of("reviewer")[1].last
+    summary, bus = run(engine, workspace, request="Write settings.py that prints a sum.", rounds=2)
+    assert not any("load_settings.py" in fix for v in events(bus, ReviewVerdict) for fix in v.fixes)
     assert summary.approved and summary.rounds_used == 2
+
+
+def test_the_same_files_twice_end_the_rounds(workspace: Path) -> None:
+    off_by_one = GOOD.replace("sum(xs)", "sum(xs) + 1")
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("total_calc.py", off_by_one))] * 2,
+            reviewer=[SUMS],
+            planner=[plan("total_calc.py")],
+        )
+    )
+    summary, bus = run(engine, workspace, rounds=3)
+    assert summary.rounds_used == 2 and not summary.checks_passed
+    assert [c.agent for c in engine.calls] == ["coder", "reviewer", "planner", "coder"]
+    assert any("same files again" in n.message for n in events(bus, Notice))

@@ -13,7 +13,7 @@ import agents.crewai_setup  # noqa: F401
 from agents.crew_tools import WriteArgs
 from agents.events import EventBus, Notice, TokenChunk, ToolCallFailed
 from agents.local_llm import LocalLLM
-from agents.roles import VERDICT_SCHEMA
+from agents.roles import PLAN_SCHEMA
 from models.engine import Engine, GenerationSettings
 from tests.scripted_engine import ScriptedEngine
 
@@ -124,9 +124,9 @@ def test_a_cut_off_call_without_a_whole_line_gets_one_larger_budget() -> None:
 
 
 def test_structured_answer_follows_the_schema(engine: Engine) -> None:
-    text = _llm(engine, answer_schema=VERDICT_SCHEMA).call("Review: print('hi') printed hi. Approve?")
-    verdict = json.loads(text, strict=False)
-    assert isinstance(verdict["approved"], bool) and isinstance(verdict["fixes"], list)
+    text = _llm(engine, answer_schema=PLAN_SCHEMA).call("Plan: write hello.py that prints hi.")
+    plan = json.loads(text, strict=False)
+    assert isinstance(plan["steps"], list) and plan["steps"] and isinstance(plan["files"], list)
 
 
 def test_stop_sequences_are_honoured(engine: Engine) -> None:

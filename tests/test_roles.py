@@ -1,14 +1,13 @@
 """The crew's prompt texts and the parsing of what the agents reply."""
 
-import json
 import re
 
-from agents.roles import coder_task, crew_charter, parse_plan, parse_verdict
+from agents.roles import checks_task, coder_task, parse_plan
 
 
 def test_the_prompts_carry_no_made_up_task_for_a_small_model_to_copy() -> None:
     # greet.py and greet('Ann') from an earlier worked example ended up in users' files.
-    prompts = crew_charter() + coder_task("Fix mean() in mathx.py", None, "")
+    prompts = coder_task("Fix mean() in mathx.py", None, "") + checks_task("Fix mean()", "def mean(xs)")
     assert not re.search(r"\b(greet|Ann)\b", prompts)
 
 
@@ -20,15 +19,16 @@ def test_the_coder_sees_the_file_before_the_request_and_the_instruction_last() -
     assert task.rstrip().endswith("Nothing after the last block.")
 
 
-def test_a_review_keeps_its_fixes() -> None:
-    verdict = parse_verdict(json.dumps({"approved": False, "fixes": ["countdown.py: print 5 to 1"]}))
-    assert not verdict.approved and verdict.fixes == ["countdown.py: print 5 to 1"]
-    assert parse_verdict('{"approved": true, "fixes": []}').approved
+def test_a_follow_up_names_the_previous_request_before_this_one() -> None:
+    task = coder_task("Now ignore case.", None, "", previous="Previous request in this project: Fix remove()")
+    assert task.index("Previous request") < task.index("Request: Now ignore case.")
 
 
-def test_an_unreadable_review_asks_for_a_fix() -> None:
-    verdict = parse_verdict("approved, looks fine")
-    assert not verdict.approved and verdict.fixes
+def test_retrieved_code_is_shown_only_when_no_file_is() -> None:
+    assert "Relevant code:" in coder_task("Add a test", None, "", context="# a.py:1-2\nx = 1")
+    assert "Relevant code:" not in coder_task(
+        "Add a test", None, "", "a.py\n```python\nx = 1\n```", context="x"
+    )
 
 
 def test_a_plan_lists_each_step_and_file_once() -> None:

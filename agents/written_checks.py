@@ -1,0 +1,159 @@
+"""Checks the reviewer writes: a few assert lines with concrete examples, run against the code.
+
+A file that runs without an error proves little (`f - 32 * 5/9` runs fine). The reviewer writes
+examples from the request and the code's signatures, never from its bodies, so its checks do not
+copy the coder's mistake; the runner executes each statement on its own in the sandbox and reports
+which failed with the values seen, which is feedback a small coder can act on.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+MAX_STATEMENTS = 8
+_FENCED = re.compile(r"```[ \t]*[\w+-]*[^\n]*\n(.*?)```", re.S)
+_RESULT = re.compile(r"^LOCALCREW-CHECKS (\d+) (\d+)$", re.M)
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    passed: int
+    total: int
+    failures: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return self.total > 0 and self.passed == self.total
+
+
+def signatures(source: str) -> str:
+    """The module's top-level `def`/`class` lines (methods indented), without bodies."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return ""
+    lines: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            lines.append(f"def {node.name}({ast.unparse(node.args)})")
+        elif isinstance(node, ast.ClassDef):
+            lines.append(f"class {node.name}:")
+            lines += [
+                f"    def {item.name}({ast.unparse(item.args)})"
+                for item in node.body
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+            ]
+    return "\n".join(lines)
+
+
+def parse_checks(reply: str) -> str:
+    """The reply's statements that parse, at most MAX_STATEMENTS; '' when none is an assert.
+
+    Definitions are dropped (a check that redefines the function tests itself), and so are imports
+    of the code under test: the runner puts its names in scope.
+    """
+    blocks = _FENCED.findall(reply)
+    text = "\n".join(blocks) if blocks else reply
+    kept: list[str] = []
+    for line in _statements(text):
+        try:
+            node = ast.parse(line).body[0]
+        except (SyntaxError, ValueError, IndexError):
+            continue
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.ImportFrom):
+            continue
+        kept.append(line)
+        if len(kept) == MAX_STATEMENTS:
+            break
+    if not any(line.startswith("assert") for line in kept):
+        return ""
+    return "\n".join(kept)
+
+
+def _statements(text: str) -> list[str]:
+    """Top-level statements of `text`, each as its own source; unparsable lines are skipped."""
+    try:
+        return [ast.get_source_segment(text, node) or "" for node in ast.parse(text).body]
+    except (SyntaxError, ValueError):
+        return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith(" ")]
+
+
+def modules_of(paths: list[str]) -> list[str]:
+    """Importable module names of the Python files written (tests and scripts with dashes skipped)."""
+    names = []
+    for rel in paths:
+        path = PurePosixPath(rel)
+        if path.suffix != ".py" or path.name.startswith("test_") or path.stem.endswith("_test"):
+            continue
+        parts = [*path.parent.parts, path.stem] if str(path.parent) != "." else [path.stem]
+        if all(part.isidentifier() for part in parts):
+            names.append(".".join(parts))
+    return names
+
+
+def check_program(modules: list[str], checks: str) -> str:
+    """A stand-alone program that imports the modules and runs each check statement on its own."""
+    return _PROGRAM.replace("__MODULES__", repr(modules)).replace("__CHECKS__", repr(checks))
+
+
+def read_outcome(stdout: str) -> CheckOutcome | None:
+    """What the program reported; None when it did not get to report (a crash, a timeout)."""
+    found = _RESULT.findall(stdout)
+    if not found:
+        return None
+    passed, total = (int(n) for n in found[-1])
+    failures = [line[len("FAILED ") :] for line in stdout.splitlines() if line.startswith("FAILED ")]
+    return CheckOutcome(passed, total, failures)
+
+
+# Runs inside the sandbox with the workspace as its folder. Stdlib only.
+_PROGRAM = r"""
+import ast, contextlib, importlib, io, math, sys
+sys.path.insert(0, ".")
+scope = {}
+for name in __MODULES__:
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            module = importlib.import_module(name)
+    except BaseException as exc:
+        print(f"FAILED import {name}: {type(exc).__name__}: {exc}"[:300])
+        continue
+    scope.update({k: v for k, v in vars(module).items() if not k.startswith("__")})
+source = __CHECKS__
+
+
+def compare(op, left, right):
+    # 0.1 + 0.2 == 0.3 is what a check means: numbers compare with a small tolerance.
+    numbers = (int, float)
+    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(left, numbers) and isinstance(right, numbers):
+        close = math.isclose(left, right, rel_tol=1e-6, abs_tol=1e-9)
+        return close if isinstance(op, ast.Eq) else not close
+    tree = ast.Compare(ast.Name("a", ast.Load()), [op], [ast.Name("b", ast.Load())])
+    code = compile(ast.fix_missing_locations(ast.Expression(tree)), "<check>", "eval")
+    return eval(code, {"a": left, "b": right})
+
+
+passed = total = 0
+for node in ast.parse(source).body:
+    text = ast.get_source_segment(source, node) or ""
+    is_check = isinstance(node, ast.Assert)
+    total += is_check
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            if is_check and isinstance(node.test, ast.Compare) and len(node.test.comparators) == 1:
+                # Each side once (a call may have side effects), then the comparison on the values.
+                left = eval(compile(ast.Expression(node.test.left), "<check>", "eval"), scope)
+                right = eval(compile(ast.Expression(node.test.comparators[0]), "<check>", "eval"), scope)
+                if not compare(node.test.ops[0], left, right):
+                    raise AssertionError(f"got {left!r}, expected {right!r}")
+            else:
+                exec(compile(ast.Module([node], []), "<check>", "exec"), scope)
+        passed += is_check
+    except BaseException as exc:
+        print(f"FAILED {text}  ->  {type(exc).__name__}: {exc}"[:300])
+print(f"LOCALCREW-CHECKS {passed} {total}")
+sys.exit(0 if total and passed == total else 1)
+"""
