@@ -27,8 +27,10 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
     (root / "workspace" / "calc.py").write_text("x = 1\n")
     (root / "config").mkdir()
     (root / "config" / "settings.json").write_text(json.dumps({"rounds": 1}))
-    with serve_app(tmp_path=root) as running:
+    uploads = root / "uploads"  # Gradio's upload folder: what an accepted upload leaves behind
+    with serve_app(tmp_path=root, env={"GRADIO_TEMP_DIR": str(uploads)}) as running:
         running.root = root  # type: ignore[attr-defined]
+        running.uploads = uploads  # type: ignore[attr-defined]
         yield running
 
 
@@ -177,6 +179,76 @@ def test_a_cross_site_multipart_upload_is_refused(app: RunningApp) -> None:
     own = {**headers, "Origin": app.base_url.rstrip("/"), "Sec-Fetch-Site": "same-origin"}
     status, _, text = _request(app, "POST", "/gradio_api/upload", own, body, cookie=True)
     assert status == 200 and "authorized_keys" in text, text
+
+
+EVIL_PAGE = """<!doctype html><html><body><form id="f" method="POST" enctype="multipart/form-data"
+action="{ide}gradio_api/upload"><input type="hidden" name="x" value="y"></form></body></html>"""
+
+ATTACK_JS = """async (ide) => {
+  const out = {};
+  const upload = () => {
+    const form = new FormData();
+    form.append("files", new Blob(["attacker"]), "stolen-upload.txt");
+    return form;
+  };
+  const post = {method: "POST", credentials: "include"};
+  try {
+    out.config = (await fetch(ide + "config", {credentials: "include"})).status;
+  } catch (e) { out.config = "blocked"; }
+  try {
+    out.upload = (await fetch(ide + "gradio_api/upload", {...post, body: upload()})).status;
+  } catch (e) { out.upload = "blocked"; }
+  // no-cors: the browser sends it (same-site: with the cookie) and hides the answer;
+  // only the server can refuse it.
+  await fetch(ide + "gradio_api/upload", {...post, body: upload(), mode: "no-cors"});
+  return out;
+}"""
+
+
+def test_a_page_on_another_local_port_cannot_drive_the_ide_in_a_real_browser(app: RunningApp) -> None:
+    """The issue's attack as a browser makes it: the user has the IDE open (its cookie is set) and
+    visits a page on another port of 127.0.0.1, which is same-site, so the cookie goes along."""
+    import http.server
+    import socketserver
+
+    from playwright.sync_api import sync_playwright
+
+    from bench.startup import free_port
+    from tests.test_gui_browser import CHROMIUM_ARGS, chromium_path
+
+    page_html = EVIL_PAGE.format(ide=app.base_url).encode()
+
+    class Evil(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(page_html)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    evil_port = free_port()
+    with socketserver.TCPServer(("127.0.0.1", evil_port), Evil) as evil:
+        threading.Thread(target=evil.serve_forever, daemon=True).start()
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page()
+                page.goto(app.url)  # the user's own tab: the key becomes the cookie
+                assert page.url == app.base_url and "403" not in page.title()
+                assert any(c["name"] == next(iter(app.cookies)) for c in page.context.cookies())
+                page.goto(f"http://127.0.0.1:{evil_port}/")
+                result = page.evaluate(ATTACK_JS, app.base_url)
+                assert result == {"config": "blocked", "upload": "blocked"}, result
+                with page.expect_navigation():  # a plain form post, top level
+                    page.evaluate("document.getElementById('f').submit()")
+                assert "other sites or origins" in page.content()
+            finally:
+                browser.close()
+        evil.shutdown()
+    uploads: Path = app.uploads  # type: ignore[attr-defined]
+    assert not list(uploads.rglob("stolen-upload.txt")), "a cross-origin upload was accepted"
 
 
 def test_a_raw_queue_call_to_the_editors_private_handler_needs_the_pages_key(app: RunningApp) -> None:
