@@ -210,6 +210,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     page = build_ide_page(state)
     print(f"LocalCrew on {url} — workspace {state.workspace}", flush=True)
+    if args.host in ("0.0.0.0", "::"):  # the key is the same whichever address a browser uses
+        print(f"From another machine: this machine's address, port {args.port}, with the same ?token=.")
     _report_load_result_when_done(host)
     if splash is not None:
         splash.stop()
