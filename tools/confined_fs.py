@@ -279,8 +279,7 @@ class Dir:
         """Up to `limit` bytes of regular file `name` here (never a link, never blocking)."""
         fd = self.open(name, READ_FLAGS)
         st = _checked_regular(fd, "/".join([*self.parts, name]), allow_hardlinks)
-        with os.fdopen(fd, "rb") as fh:
-            return fh.read(limit), st
+        return _read_fd(fd, limit, st), st
 
     def entries(self, with_stat: bool = False) -> list[Entry]:
         """The folder's names, sorted, with their kind as stored (links are not followed)."""
@@ -326,6 +325,24 @@ def _checked_regular(fd: int, rel: str, allow_hardlinks: bool) -> os.stat_result
         os.close(fd)
         raise WorkspaceError(f"cannot read {rel!r}: {problem}")
     return st
+
+
+def _read_fd(fd: int, limit: int, st: os.stat_result) -> bytes:
+    """Up to `limit` bytes, then close. Sized by fstat: a buffered read(limit) would allocate the
+    whole limit (a megabyte for the index) for every small file."""
+    try:
+        chunks, total = [], 0
+        want = min(limit, st.st_size + 1)  # +1: a file that grew since fstat is still noticed
+        while total < limit:
+            size = want - total if total < want else 1 << 16  # past fstat's size: it grew, go on
+            chunk = os.read(fd, min(size, limit - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _is_junction(path: str | bytes) -> bool:
@@ -497,8 +514,7 @@ class ConfinedRoot:
     ) -> tuple[bytes, os.stat_result]:
         """Up to `limit` bytes of a regular file (callers pass their maximum + 1 to detect 'too big')."""
         fd, st = self.open_regular(parts, follow=follow, rel=rel, allow_hardlinks=allow_hardlinks)
-        with os.fdopen(fd, "rb") as fh:
-            return fh.read(limit), st
+        return _read_fd(fd, limit, st), st
 
     def open_dir(self, parts: list[str], *, follow: bool = False, rel: str = "") -> Dir:
         """An open folder (close it, or use `with`); follow=False refuses any link on the way."""
