@@ -10,10 +10,24 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import tools.confined_fs as cfs
 from tools.workspace_files import DIFF_LIMIT_BYTES, WorkspaceError, WorkspaceFiles, unified_diff
+
+
+@pytest.fixture(autouse=True, params=["openat2", "openat", "paths"])
+def mechanism(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test runs with each confinement: openat2, per-component openat (older kernels, macOS),
+    and the lstat/realpath checks kept for Windows, so the fallbacks keep the same behaviour."""
+    if request.param == "openat2" and cfs._openat2 is None:
+        pytest.skip("no openat2 on this kernel")
+    if request.param != "openat2":
+        monkeypatch.setattr(cfs, "_openat2", None)
+    if request.param == "paths":
+        monkeypatch.setattr(cfs, "USE_DIR_FD", False)
+    return request.param
 
 
 @pytest.fixture
@@ -264,6 +278,17 @@ def test_hook_runs_before_the_write_and_can_veto(ws: WorkspaceFiles) -> None:
     assert not (ws.root / "veto.txt").exists()
 
 
+def test_lstat_follows_only_inside_links(ws: WorkspaceFiles, tmp_path: Path) -> None:
+    (ws.root / "real.txt").write_text("abc")
+    os.symlink("real.txt", ws.root / "alias.txt")
+    os.symlink(tmp_path, ws.root / "out")
+    assert ws.lstat("alias.txt").st_size == 3
+    with pytest.raises(WorkspaceError, match="outside"):
+        ws.lstat("out/anything")
+    with pytest.raises(FileNotFoundError):
+        ws.lstat("missing.txt")
+
+
 def test_unified_diff_shapes() -> None:
     created = unified_diff("a.txt", None, "one\n")
     assert created.startswith("--- /dev/null\n+++ b/a.txt\n")
@@ -274,7 +299,7 @@ def test_unified_diff_shapes() -> None:
     assert "\\ No newline at end of file" in unified_diff("a.txt", "x", "y")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(["..", ".", "a", "b", "", "/", "\\", "C:", "x\x00"]), max_size=8))
 def test_resolve_never_escapes(tmp_path_factory: pytest.TempPathFactory, parts: list[str]) -> None:
     root = tmp_path_factory.getbasetemp() / "prop_ws"

@@ -236,6 +236,8 @@ class Dir:
         path = self._path(name)
         if os.path.islink(path) or _is_junction(path):
             raise OSError(errno.ELOOP, "is a symbolic link", name)
+        if not os.path.lexists(path):
+            raise FileNotFoundError(errno.ENOENT, "no such file or directory", name)
         if not os.path.isdir(path):
             raise NotADirectoryError(errno.ENOTDIR, "not a directory", name)
         return Dir(str(path), [*self.parts, name])
