@@ -208,7 +208,9 @@ class Dir:
         return self.handle if isinstance(self.handle, int) else None
 
     def lstat(self, name: str) -> os.stat_result:
-        return os.stat(self._path(name), dir_fd=self._fd(), follow_symlinks=False)
+        if isinstance(self.handle, int):  # the common case first: the index calls this per file
+            return os.stat(name, dir_fd=self.handle, follow_symlinks=False)
+        return os.stat(self._path(name), follow_symlinks=False)
 
     def readlink(self, name: str) -> str:
         return os.readlink(self._path(name), dir_fd=self._fd())

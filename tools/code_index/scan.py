@@ -121,12 +121,12 @@ def _scan_folder(
     for entry in entries:
         name = entry.name
         rel = f"{rel_dir}/{name}" if rel_dir else name
-        abs_path = os.path.join(root_str, *parts, name)
         try:
             if entry.kind == "link":
                 result.skip(SKIP_SYMLINK, rel)
                 continue
             if entry.kind == "dir":
+                abs_path = os.path.join(root_str, *parts, name)
                 if name == LOCAL_DIR or abs_path in excluded:
                     continue  # LocalCrew's own folder: not reported
                 if name in IGNORED_DIR_NAMES or local.ignored(rel, True) or is_venv_dir(abs_path):
