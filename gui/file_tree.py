@@ -16,6 +16,7 @@ import os
 from typing import Any
 
 import gradio as gr
+from gradio import component_meta
 from gradio.components.base import server
 
 from tools.confined_fs import ConfinedRoot, WorkspaceError, split_rel
@@ -52,11 +53,20 @@ def tree_entries(
     return folders + files
 
 
-class ConfinedFileExplorer(gr.FileExplorer):
-    """gr.FileExplorer whose listing never follows a link (see the module docstring)."""
+# Gradio writes a .pyi stub next to the source of every Component subclass at import time (here:
+# gui/file_tree.pyi, in a tree that may be read-only); this class adds no events, so needs none.
+_write_stub = component_meta.create_or_modify_pyi
+component_meta.create_or_modify_pyi = lambda *args, **kwargs: None
+try:
 
-    is_template = True  # the browser keeps using Gradio's own FileExplorer front end
+    class ConfinedFileExplorer(gr.FileExplorer):
+        """gr.FileExplorer whose listing never follows a link (see the module docstring)."""
 
-    @server
-    def ls(self, subdirectory: list[str] | None = None) -> list[dict[str, str]] | None:
-        return tree_entries(str(self.root_dir), list(subdirectory or []), self.glob, self.ignore_glob)
+        is_template = True  # the browser keeps using Gradio's own FileExplorer front end
+
+        @server
+        def ls(self, subdirectory: list[str] | None = None) -> list[dict[str, str]] | None:
+            return tree_entries(str(self.root_dir), list(subdirectory or []), self.glob, self.ignore_glob)
+
+finally:
+    component_meta.create_or_modify_pyi = _write_stub
