@@ -6,12 +6,19 @@ model_panel_data and workspace_actions.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from html import escape
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
+from gui.chat_store import ChatStore
+from gui.crew_session import Ticket
+from gui.editor_guard import KEYS_JS, MARK_JS, after_disk_change, is_dirty, refused_open
+from gui.exact_code import ExactCode
+from gui.file_tree import ConfinedFileExplorer
 from gui.ide_state import IdeState
 from gui.model_panel_data import (
     LOCAL_FILE,
@@ -25,10 +32,12 @@ from gui.model_panel_data import (
     plan_preview,
     resolve_choice,
 )
+from gui.run_review import redo_last_undo, reject_file, run_files
 from gui.run_view import RunView
 from gui.sidebar_html import SIDEBAR_CSS, context_rows, timeline_html
 from gui.user_settings import KV_CHOICES
 from gui.workspace_actions import (
+    OpenedFile,
     language_for,
     last_run_diff,
     open_file,
@@ -42,7 +51,9 @@ CONTEXT_HEADERS = ["file:lines", "symbol", "score", "snippet"]
 # Two globs that match the same files: Gradio's FileExplorer re-lists its folder only when root_dir,
 # glob or ignore_glob change (gradio issues 7788, 9785), so each refresh swaps to the other one.
 TREE_GLOBS = ("**/*", "*/*")
-MODEL_GROUP = "model"  # one queue slot for everything that uses the model: runs never interleave
+MODEL_GROUP = "model"  # one queue slot for loads and undos; runs wait in CrewSession's own queue
+CHAT_HEIGHT = 380  # with the request box and buttons, fits a 768-pixel-high screen
+CHAT_SAVE_S = 5.0  # a streaming run's chat is saved this often, so a restart keeps most of it
 
 # Scroll the editor to a line: CodeMirror keeps its scroller in the DOM; lines are equal height.
 SCROLL_TO_LINE_JS = """
@@ -54,6 +65,13 @@ SCROLL_TO_LINE_JS = """
   }, 300);
   return [];
 }
+"""
+
+
+PAGE_CSS = """
+.lc-unsaved { color: #d97706; font-weight: 600; white-space: nowrap; }
+#unsaved { align-self: center; }
+#keys-hint, #run-line { font-size: 0.85em; color: #6b7280; }
 """
 
 
@@ -89,7 +107,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             gr.Markdown("## LocalCrew", elem_id="title")
             status = gr.HTML(_status_html(state), elem_id="status")
 
-        with gr.Sidebar(position="right", open=True, width=420, elem_id="sidebar"):
+        with gr.Sidebar(position="right", open=True, width=360, elem_id="sidebar"):
             gr.Markdown("### Retrieved context")
             context_source = gr.Markdown("", elem_id="context-source")
             context = gr.Dataframe(
@@ -107,7 +125,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         with gr.Tabs():
             with gr.Tab("Code", id="code"), gr.Row(equal_height=False):
                 with gr.Column(scale=1, min_width=220):
-                    explorer = gr.FileExplorer(
+                    explorer = ConfinedFileExplorer(  # lists through dir fds: no link is followed
                         root_dir=state.workspace,
                         glob=TREE_GLOBS[0],
                         ignore_glob="*/.localcrew",
@@ -117,22 +135,33 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                         max_height=520,
                     )
                     refresh = gr.Button("Refresh files", size="sm", elem_id="refresh-files")
-                with gr.Column(scale=3, min_width=360):
-                    chat = gr.Chatbot(label="Crew", height=520, elem_id="chat", buttons=["copy"])
+                with gr.Column(scale=3, min_width=300):
+                    # Sized so that Send stays above the fold at 1366x768 with the sidebar open.
+                    chat = gr.Chatbot(label="Crew", height=CHAT_HEIGHT, elem_id="chat", buttons=["copy"])
+                    run_line = gr.Markdown("", elem_id="run-line")  # queue place, or elapsed and round
                     request = gr.Textbox(
                         placeholder="Ask the crew, e.g. Write fizzbuzz.py that prints FizzBuzz for 1..15",
                         show_label=False,
-                        lines=2,
+                        lines=1,  # in Gradio one line: Enter sends, Shift+Enter adds a line
                         max_lines=6,
                         elem_id="request",
                     )
                     with gr.Row():
-                        send = gr.Button("Send", variant="primary", elem_id="send")
-                        stop = gr.Button("Stop", variant="stop", elem_id="stop")
-                with gr.Column(scale=3, min_width=360), gr.Tabs():
+                        send = gr.Button("Send", variant="primary", elem_id="send", min_width=80)
+                        stop = gr.Button("Stop", variant="stop", elem_id="stop", min_width=80)
+                        cancel = gr.Button(
+                            "Cancel waiting", elem_id="cancel-queued", visible=False, min_width=80
+                        )
+                        clear_chat = gr.Button("Clear chat", elem_id="clear-chat", size="sm", min_width=80)
+                    gr.Markdown(
+                        "Enter sends, Shift+Enter adds a line. Ctrl+S saves the editor.", elem_id="keys-hint"
+                    )
+                with gr.Column(scale=3, min_width=300), gr.Tabs():
                     with gr.Tab("Editor", id="editor-tab"):
-                        open_path = gr.Textbox(label="File", elem_id="open-path")
-                        editor = gr.Code(
+                        with gr.Row(equal_height=True):
+                            open_path = gr.Textbox(label="File", elem_id="open-path", scale=4)
+                            unsaved = gr.HTML("", elem_id="unsaved", min_width=90)
+                        editor = ExactCode(  # Gradio's Code strips a file's final newline
                             language="python",
                             interactive=True,
                             lines=22,
@@ -142,12 +171,28 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                         )
                         with gr.Row():
                             save = gr.Button("Save", size="sm", elem_id="save")
+                            discard = gr.Button(
+                                "Discard edits and open", size="sm", elem_id="discard-open", visible=False
+                            )
                         file_message = gr.Markdown("", elem_id="file-message")
                         opened = gr.State(None)  # the OpenedFile the editor holds, per browser tab
+                        # The text as opened or last saved: edits are unsaved while the editor differs.
+                        # In the DOM (hidden, not absent) so the unsaved marker is computed in the browser.
+                        baseline = gr.Textbox("", visible="hidden", elem_id="baseline")
+                        wanted = gr.State(None)  # a file the user asked for while edits were unsaved
                     with gr.Tab("Last run", id="diff-tab"):
-                        diff = gr.Markdown(last_run_diff(state.workspace), elem_id="diff")
-                        undo = gr.Button("Undo last run", size="sm", elem_id="undo")
+                        # The actions above the diff: a long diff would push them out of sight.
+                        with gr.Row():
+                            undo = gr.Button("Undo last run", size="sm", elem_id="undo")
+                            redo = gr.Button("Redo last undo", size="sm", elem_id="redo")
+                        with gr.Row(equal_height=True):
+                            reject_choice = gr.Dropdown(
+                                run_files(state.workspace), value=None, label="A file of the last run",
+                                elem_id="reject-file", scale=3,
+                            )  # fmt: skip
+                            reject = gr.Button("Reject this file", size="sm", elem_id="reject", scale=1)
                         undo_message = gr.Markdown("", elem_id="undo-message")
+                        diff = gr.Markdown(last_run_diff(state.workspace), elem_id="diff")
 
             with gr.Tab("Model", id="model"):
                 with gr.Row():
@@ -207,26 +252,98 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         def files_and_diff(request: gr.Request) -> tuple[Any, str]:
             return fresh_tree(request), last_run_diff(state.workspace)
 
+        def after_disk_changes(
+            text: str, base: str, what: OpenedFile | None, request: gr.Request
+        ) -> tuple[Any, ...]:
+            """After a run or an undo: the tree, the diff, and the editor (the new text, unless the
+            user has unsaved edits, which stay)."""
+            tree, diff_text = files_and_diff(request)
+            review = gr.Dropdown(choices=run_files(state.workspace), value=None)
+            change = after_disk_change(state.workspace, text or "", base or "", what)
+            skip = gr.skip()
+            if change.text is None:
+                return tree, diff_text, skip, skip, skip, change.message or skip, skip, review
+            assert change.opened is not None
+            rel = change.opened.rel
+            code = gr.Code(value=change.text, language=language_for(rel), interactive=change.opened.editable)
+            return tree, diff_text, code, change.text, change.opened, change.message, "", review
+
         # ---------- the crew run ----------
+        chats: dict[Path, ChatStore] = {}  # one conversation per workspace, shared by the tabs
+
+        def chat_store() -> ChatStore:
+            return chats.setdefault(state.workspace, ChatStore(state.workspace))
+
+        def load_chat() -> tuple[list[dict[str, Any]], str]:
+            messages, notice = chat_store().load()
+            return messages, f"**Note:** {notice}" if notice else ""
+
+        def queue_state(owner: str, ticket: Ticket) -> tuple[str, Any]:
+            """The line under the chat (place in the queue, or elapsed time and round) and Cancel."""
+            mine = state.session.waiting_count(owner)
+            if ticket.state == "waiting":
+                text = f"⏳ Waiting for the model: {ticket.ahead} ahead of your request."
+            elif ticket.state == "running":
+                text = "⏱ " + state.session.progress.text()
+                if mine:
+                    text += f" · {mine} more of your requests waiting"
+            else:
+                text = f"⏳ {mine} of your requests waiting." if mine else ""
+            return text, gr.Button(visible=mine > 0)
+
         def run(
             message: str, history: list[dict[str, Any]] | None, request: gr.Request
         ) -> Iterator[tuple[Any, ...]]:
-            history = list(history or [])
+            # The chat comes from the workspace's store, not from this tab's `history`: another tab's
+            # run may have finished meanwhile, and the store is what a reload shows.
+            owner, ticket, skip = request.session_hash or "", Ticket(request.session_hash or ""), gr.skip()
+            if not message.strip():
+                ticket.state = "done"  # nothing to queue
+            store, handle, saved_at = chat_store(), None, time.monotonic()
+            last: tuple[Any, ...] = ()
             box: Any = ""  # the request box is cleared once; what is typed during the run stays
-            for view in state.session.run(message, owner=request.session_hash or ""):
-                lines, rows, source = _sidebar_outputs(view)
-                yield history + view.messages, box, lines, rows, source, [vars(c) for c in view.context]
-                box = gr.skip()
+            view = None
+            try:
+                for view in state.session.run(message, owner=owner, ticket=ticket):
+                    line, cancel_button = queue_state(owner, ticket)
+                    if ticket.state != "running":
+                        if state.session.running_owner == owner:
+                            # This tab's chat shows its own running request; this one waits unseen
+                            # there, and the line under the chat counts it.
+                            yield skip, box, skip, skip, skip, skip, skip, skip
+                        else:
+                            chat_now = store.load()[0] + view.messages
+                            yield chat_now, box, skip, skip, skip, skip, line, cancel_button
+                    else:
+                        if handle is None:
+                            handle = store.begin(view.messages)  # the request is kept from the start
+                        elif time.monotonic() - saved_at > CHAT_SAVE_S:
+                            handle, _ = store.update(handle, view.messages)
+                            saved_at = time.monotonic()
+                        lines, rows, source = _sidebar_outputs(view)
+                        hit_rows = [vars(c) for c in view.context]
+                        chat_now = store.before(handle) + view.messages
+                        last = (chat_now, skip, lines, rows, source, hit_rows)
+                        yield chat_now, box, lines, rows, source, hit_rows, line, cancel_button
+                    box = skip
+            finally:
+                if handle is not None and view is not None:
+                    store.update(handle, view.messages)
+            if handle is not None:  # the run is over: the line drops its timer (API callers get it all)
+                yield *last, *queue_state(owner, ticket)
 
-        run_outputs = [chat, request, timeline, context, context_source, hits]
-        run_args: dict[str, Any] = {"concurrency_id": MODEL_GROUP, "concurrency_limit": 1}
+        run_outputs = [chat, request, timeline, context, context_source, hits, run_line, cancel]
+        # Requests wait in CrewSession's queue, which shows their place; Gradio's would hide them
+        # behind "queue: 1/1". "multiple": a second Send in the same tab queues instead of vanishing.
+        run_args: dict[str, Any] = {"concurrency_limit": None, "trigger_mode": "multiple"}
         submitted = request.submit(run, [request, chat], run_outputs, api_name="run", **run_args)
         clicked = send.click(run, [request, chat], run_outputs, api_visibility="private", **run_args)
+        after_run_outputs = [explorer, diff, editor, baseline, opened, file_message, unsaved, reject_choice]
         for event in (submitted, clicked):
             event.then(
-                files_and_diff,
-                None,
-                [explorer, diff],
+                after_disk_changes,
+                [editor, baseline, opened],
+                after_run_outputs,
                 api_visibility="private",
             )
 
@@ -235,52 +352,117 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
 
         stop.click(stop_run, None, None, api_name="stop", concurrency_limit=None)
 
+        def cancel_waiting(request: gr.Request) -> tuple[str, Any]:
+            withdrawn = state.session.withdraw(request.session_hash or "")
+            return f"Withdrew {withdrawn} waiting request(s)." if withdrawn else "", gr.Button(visible=False)
+
+        cancel.click(
+            cancel_waiting, None, [run_line, cancel], api_name="cancel_waiting", concurrency_limit=None
+        )
+
+        def clear_conversation() -> tuple[list[Any], str]:
+            problem = chat_store().clear()
+            return [], problem or "Chat cleared. The workspace's files are as they were."
+
+        clear_chat.click(clear_conversation, None, [chat, run_line], api_name="clear_chat")
+        chat.clear(clear_conversation, None, [chat, run_line], api_visibility="private")  # its own bin icon
+        page.load(load_chat, None, [chat, run_line], api_visibility="private")
+
         # ---------- files ----------
-        def show_file(selected: Any) -> tuple[Any, Any, Any, Any]:
+        editor_outputs = [editor, open_path, file_message, opened, baseline, unsaved, wanted, discard]
+        no_change = (gr.skip(),) * len(editor_outputs)
+
+        def opened_outputs(rel: str, content: str, message: str, what: OpenedFile) -> tuple[Any, ...]:
+            code = gr.Code(value=content, language=language_for(rel), interactive=what.editable)
+            return code, rel, message, what, content, "", None, gr.Button(visible=False)
+
+        def show_file(selected: Any, text: str, base: str, what_open: OpenedFile | None) -> tuple[Any, ...]:
             rel = relative_in(state.workspace, selected)
             if rel is None:  # a refresh clears the tree's selection: the open file stays open
-                return gr.skip(), gr.skip(), gr.skip(), gr.skip()
-            content, message, what = open_file(state.workspace, rel)
-            code = gr.Code(value=content, language=language_for(rel), interactive=what.editable)
-            return code, rel, message, what
+                return no_change
+            if is_dirty(text, base, what_open):
+                if what_open is not None and rel == what_open.rel:
+                    return no_change  # the file being edited: reopening would drop the edits
+                # Never drop the user's typing: say why, and offer the explicit way.
+                skip = gr.skip()
+                return (skip, skip, refused_open(rel, what_open), skip, skip, skip, rel,
+                        gr.Button(f"Discard edits and open {rel}", visible=True))  # fmt: skip
+            return opened_outputs(rel, *open_file(state.workspace, rel))
+
+        def discard_and_open(rel: str | None) -> tuple[Any, ...]:
+            return opened_outputs(rel, *open_file(state.workspace, rel)) if rel else no_change
 
         explorer.change(
-            show_file, explorer, [editor, open_path, file_message, opened], api_visibility="private"
+            show_file, [explorer, editor, baseline, opened], editor_outputs, api_visibility="private"
         )
+        discard.click(discard_and_open, wanted, editor_outputs, api_visibility="private")
+        editor.input(None, [editor, baseline], unsaved, js=MARK_JS)
         refresh.click(fresh_tree, None, explorer, api_visibility="private")
+
+        def mark_saved(text: str, what: OpenedFile | None, message: str) -> tuple[Any, Any]:
+            if not message.startswith("Saved"):
+                return gr.skip(), gr.skip()  # not written: the edits are still unsaved
+            return text, ""
+
         save.click(
             lambda rel, text, what: save_file(state.workspace, rel, text, what),
             [open_path, editor, opened],
             [file_message, opened],
             api_name="save_file",
+        ).then(
+            mark_saved, [editor, opened, file_message], [baseline, unsaved], api_visibility="private"
         ).then(fresh_tree, None, explorer, api_visibility="private")
 
-        def open_hit(rows: list[dict[str, Any]], evt: gr.SelectData) -> tuple[Any, Any, Any, Any, Any]:
+        def open_hit(
+            rows: list[dict[str, Any]], text: str, base: str, what: OpenedFile | None, evt: gr.SelectData
+        ) -> tuple[Any, ...]:
             row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
             if not rows or row is None or row >= len(rows):
-                return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
+                return (*no_change, gr.skip())
             hit = rows[row]
-            editor_update, rel, _, what = show_file(hit["path"])
-            return (
-                editor_update,
-                rel,
-                f"`{rel}` lines {hit['start_line']}-{hit['end_line']}",
-                what,
-                hit["start_line"],
-            )
+            shown = show_file(hit["path"], text, base, what)
+            if not isinstance(shown[1], str):
+                return (*shown, gr.skip())  # unsaved edits: not opened
+            where = f"`{shown[1]}` lines {hit['start_line']}-{hit['end_line']}"
+            return (*shown[:2], where, *shown[3:], hit["start_line"])
 
         line = gr.Number(visible=False)
         context.select(
-            open_hit, hits, [editor, open_path, file_message, opened, line], api_visibility="private"
+            open_hit, [hits, editor, baseline, opened], [*editor_outputs, line], api_visibility="private"
         ).then(None, line, None, js=SCROLL_TO_LINE_JS)
 
         def undo_run(request: gr.Request) -> tuple[str, str, Any]:
-            message = undo_last_run(state.workspace)
+            with state.session.exclusive(request.session_hash or "") as free:
+                if not free:
+                    message = "A crew request is running or waiting; undo when it ends."
+                else:
+                    message = undo_last_run(state.workspace)
             return message, last_run_diff(state.workspace), fresh_tree(request)
 
         undo.click(
             undo_run, None, [undo_message, diff, explorer], api_name="undo", concurrency_id=MODEL_GROUP
-        )
+        ).then(after_disk_changes, [editor, baseline, opened], after_run_outputs, api_visibility="private")
+
+        def review_action(action: Any, *args: Any) -> str:
+            with state.session.exclusive() as free:
+                if not free:
+                    return "A crew request is running or waiting; try again when it ends."
+                return action(state.workspace, *args)
+
+        redo.click(
+            lambda: review_action(redo_last_undo),
+            None,
+            undo_message,
+            api_name="redo",
+            concurrency_id=MODEL_GROUP,
+        ).then(after_disk_changes, [editor, baseline, opened], after_run_outputs, api_visibility="private")
+        reject.click(
+            lambda rel: review_action(reject_file, rel),
+            reject_choice,
+            undo_message,
+            api_name="reject_file",
+            concurrency_id=MODEL_GROUP,
+        ).then(after_disk_changes, [editor, baseline, opened], after_run_outputs, api_visibility="private")
 
         # ---------- model ----------
         def parse_layers(text: str) -> int | None:
@@ -329,6 +511,12 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                 check_model_file(model_path)  # a bad file is refused before the loaded model goes
             except ValueError as exc:  # ModelNotFoundError and GGUFError are ValueErrors too
                 return f"**Not loaded:** {exc} The current model stays loaded."
+            with state.session.exclusive() as free:  # a run must not lose its model mid-way
+                if not free:
+                    return "**Not loaded:** a crew request is running or waiting; load when it ends."
+                return switch_model(chosen, model_path, new_settings)
+
+        def switch_model(chosen: str, model_path: Any, new_settings: Any) -> str:
             previous = (state.settings, state.host.label, state.host.settings, state.model_reason)
             new_settings.model = str(model_path) if chosen == LOCAL_FILE else chosen
             state.host.switch(str(model_path), engine_settings(new_settings))
@@ -376,7 +564,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             None,
             [explorer, diff],
             api_visibility="private",
-        )  # fmt: skip
+        ).then(load_chat, None, [chat, run_line], api_visibility="private")  # fmt: skip
 
         # ---------- live status ----------
         status_timer = gr.Timer(1.0)
@@ -396,4 +584,4 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
 
 
 def launch_kwargs() -> dict[str, Any]:
-    return {"theme": offline_theme(), "css": SIDEBAR_CSS, "footer_links": []}
+    return {"theme": offline_theme(), "css": SIDEBAR_CSS + PAGE_CSS, "footer_links": [], "js": KEYS_JS}

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gradio_client.utils import Status
 
 from tests.app_process import RunningApp, serve_app
 
@@ -52,22 +51,25 @@ def test_a_request_writes_a_file_feeds_the_sidebar_and_queues_a_second_tab(app: 
     while not job.outputs() and not job.done() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not job.done(), "the run ended before a second tab could be queued behind it"
-    waiting = other_tab.submit("", None, api_name="/run")  # instant on its own, but behind the model queue
-    seen = set()
-    while not job.done():
-        seen.add(waiting.status().code)
-        assert not waiting.done(), "the second tab's request ran while the first was on the model"
+    # The second tab's request waits in the page's queue, which shows its place; its Cancel
+    # withdraws it before it reaches the model.
+    waiting = other_tab.submit("Write never.py that prints no.", None, api_name="/run")
+    while not any("1 ahead" in str(part) for output in waiting.outputs() for part in output):
+        assert not waiting.done() and not job.done(), "the second tab's request did not wait in line"
         time.sleep(0.2)
-    assert Status.IN_QUEUE in seen
-    assert "Type a request first" in _text(waiting.result(timeout=60)[0][-1])
+    other_tab.predict(api_name="/cancel_waiting")
+    withdrawn_chat = waiting.result(timeout=30)[0]
+    assert _text(withdrawn_chat[-1]).startswith("Withdrawn before it ran")
+    assert not job.done(), "the first tab's run should still be going"
 
-    chat, request_box, timeline, context, source = job.result()
+    chat, request_box, timeline, context, source, *_ = job.result()
     assert len(job.outputs()) > 3  # streamed while the crew worked
     # Cleared once when the run starts; later snapshots leave the box alone, so what the user types
     # during a run stays (it was cleared every 0.15 s).
     boxes = [output[1] for output in job.outputs()]
     assert boxes[0] == "" and all(box == {"__type__": "update"} for box in boxes[1:]), boxes[:3]
     written = _python_files(_workspace(app)) - before  # the request names hello.py; the model may add more
+    assert not (_workspace(app) / "never.py").exists()  # the withdrawn request never ran
     assert written, "the crew wrote no Python file"
     labels = [_text(m).split("\n", 1)[0] for m in chat]
     for agent in ("**Coder**", "**Reviewer**"):  # the planner speaks only after a failed check
