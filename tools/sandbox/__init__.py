@@ -133,7 +133,7 @@ class SandboxCapabilities:
     user_namespace: bool = False  # the program runs in its own user namespace
     program_uid: int | None = None  # the uid the program runs as, outside its namespace
     seccomp: bool = False  # the syscall filter, no_new_privs and an empty bounding set
-    memory_scope: str = "per-process"  # "cgroup": one limit for the whole tree
+    memory_scope: str = "per-process"  # "cgroup": one limit for the whole tree; "polled": watched
     staging: bool = False  # writes land in a copy; the IDE applies back what it accepts
     ipc_isolation: bool = False  # own IPC and UTS namespaces
 
@@ -210,6 +210,11 @@ def sandbox_capabilities() -> SandboxCapabilities:
             "the memory limit is per process (no memory cgroup for this user): several processes "
             "may each use it"
         )
+    elif got["memory-total"] == "polled":
+        notes.append(
+            "the memory limit of the whole run is watched, not enforced by the kernel (no memory "
+            "cgroup for this user): a fast allocation can pass it for a few milliseconds"
+        )
     if "network" not in got:
         notes.append("no network isolation: needs a network namespace")
     if "filesystem" not in got:
@@ -237,7 +242,7 @@ def sandbox_capabilities() -> SandboxCapabilities:
         user_namespace=got.get("uid", "").startswith("userns"),
         program_uid=int(uid) if uid.isdigit() else None,
         seccomp="seccomp" in got,
-        memory_scope="cgroup" if "memory-total" in got else "per-process",
+        memory_scope=got.get("memory-total") or "per-process",
         staging="staging" in got,
         ipc_isolation="ipc" in got,
     )
@@ -449,11 +454,16 @@ def _run(root: Path, argv: list[str], limits: RunLimits, run_dir: str, cgroups: 
 
     deadline = start + limits.wall_s
     kill_reason: str | None = None
+    # Without a memory cgroup, RLIMIT_AS holds each process only: watch the tree's total instead.
+    watch_memory = IS_LINUX and cgroups["memory"] is None and bool(limits.memory_mb) and _CHILDREN_LISTED
     while True:
         if overflow.is_set():
             kill_reason = "output"
             break
         if _has_exited(proc):
+            break
+        if watch_memory and _tree_private_bytes(proc.pid) > limits.memory_mb << 20:
+            kill_reason = "memory"
             break
         now = time.monotonic()
         if now >= deadline:
@@ -494,6 +504,8 @@ def _run(root: Path, argv: list[str], limits: RunLimits, run_dir: str, cgroups: 
     applied = _staging.Applied()
     if stage_parent is not None:
         applied = _apply_staging(stage_parent, root, before, report, limits)
+    if watch_memory:
+        report["memory_watched"] = True
     enforced = _enforced(report, limits)
     stderr_text = tails["stderr"].text()
     limit_hit = _classify(kill_reason, exit_code, stderr_text, cgroups, enforced)
@@ -535,6 +547,31 @@ def _apply_staging(
         channel.close()
         if stage_fd is not None:
             os.close(stage_fd)
+
+
+_CHILDREN_LISTED = IS_LINUX and os.path.exists(f"/proc/self/task/{os.getpid()}/children")
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def _tree_private_bytes(root_pid: int) -> int:
+    """Resident memory not shared with other processes (statm resident - shared), summed over
+    `root_pid` and all its descendants: what a memory bomb grows."""
+    total, stack, seen = 0, [root_pid], set()
+    while stack:
+        pid = stack.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/statm", encoding="ascii") as fh:
+                fields = fh.read().split()
+            total += max(0, int(fields[1]) - int(fields[2])) * _PAGE
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as fh:
+                    stack.extend(int(child) for child in fh.read().split())
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
 
 
 def _has_exited(proc: subprocess.Popen) -> bool:
@@ -584,6 +621,8 @@ def _enforced(report: dict, limits: RunLimits) -> tuple[str, ...]:
         items.append("memory:rlimit-as")
     if report.get("memory") and report.get("memory_cgroup"):
         items.append("memory-total:cgroup")
+    elif report.get("memory") and report.get("memory_watched"):
+        items.append("memory-total:polled")
     if report.get("file_size"):
         items.append("file size:rlimit-fsize")
     if report.get("cgroup"):

@@ -112,6 +112,7 @@ def apply_back(
     writes: list[tuple[str, os.stat_result]] = []
     new_dirs: list[str] = []
     seen: set[str] = set()
+    seen_dirs: set[str] = {""}  # still plain folders in staging: only their lost files are deleted
 
     def refuse(rel: str, why: str) -> None:
         if len(done.refused) < 200:
@@ -135,6 +136,7 @@ def apply_back(
                     continue
                 if rel not in before.dirs:
                     new_dirs.append(rel)
+                seen_dirs.add(rel)
                 try:
                     sub = os.open(name, DIR_FLAGS, dir_fd=fd)
                 except OSError as exc:
@@ -178,6 +180,7 @@ def apply_back(
                     rel
                     for rel in before.files
                     if rel not in seen
+                    and _under_plain_folder(rel, seen, seen_dirs)
                     and not protected(rel)
                     and not any(rel == u or rel.startswith(u + "/") for u in uncopied)
                 ]
@@ -196,6 +199,17 @@ def apply_back(
     finally:
         os.close(ws_fd)
     return done
+
+
+def _under_plain_folder(rel: str, seen: set[str], seen_dirs: set[str]) -> bool:
+    """Whether the closest ancestor staging still has is a folder (not a symlink or FIFO put
+    in its place: then the files below were not deleted, they were hidden, and stay)."""
+    parts = rel.split("/")[:-1]
+    for end in range(len(parts), 0, -1):
+        ancestor = "/".join(parts[:end])
+        if ancestor in seen:
+            return ancestor in seen_dirs
+    return True
 
 
 def _spend(budget: dict, size: int, refuse, rel: str) -> bool:
