@@ -108,8 +108,15 @@ def test_editor_save_stays_in_the_workspace_and_undo_restores(app: RunningApp) -
     assert (_workspace(app) / "notes.py").read_text() == "x = 1\n"
     crew_files = _python_files(_workspace(app)) - {"calc.py", "notes.py"}
     assert crew_files, "an earlier test's run should have left files to undo"
+    workspace = _workspace(app)
+    before_undo = {rel: (workspace / rel).read_bytes() for rel in _python_files(workspace)}
     message, diff, _ = client.predict(api_name="/undo")
     assert message.startswith("Undid")
+    assert (_workspace(app) / "calc.py").read_text() == SEED_FILE
+    # Redo brings the run's changes back exactly, and the user's notes.py stays as it was.
+    assert client.predict(api_name="/redo").startswith("Redid")
+    assert {rel: (workspace / rel).read_bytes() for rel in _python_files(workspace)} == before_undo
+    assert client.predict(api_name="/undo")[0].startswith("Undid")
     assert (_workspace(app) / "calc.py").read_text() == SEED_FILE
 
 
