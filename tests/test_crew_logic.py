@@ -186,6 +186,8 @@ def test_a_failed_written_check_forces_a_second_round_with_its_failure(workspace
     assert summary.rounds_used == 2 and summary.approved and summary.checks_passed
     assert summary.message == "Approved after 2 round(s); checks passed."
     assert "got 4, expected 3" in engine.calls_of("coder")[1].last
+    # Greedy first, then a sampled retry: greedy answers feedback with the same bytes.
+    assert engine.calls_of("coder")[0].gen.temperature == 0 < engine.calls_of("coder")[1].gen.temperature
     assert "got 4, expected 3" in engine.calls_of("planner")[0].last
     assert (workspace / "total_calc.py").read_text() == GOOD
     assert [c.agent for c in engine.calls] == ["coder", "reviewer", "planner", "coder"]
@@ -467,3 +469,22 @@ def test_the_same_files_twice_end_the_rounds(workspace: Path) -> None:
     assert summary.rounds_used == 2 and not summary.checks_passed
     assert [c.agent for c in engine.calls] == ["coder", "reviewer", "planner", "coder"]
     assert any("same files again" in n.message for n in events(bus, Notice))
+
+
+def test_docstring_examples_are_the_checks(workspace: Path) -> None:
+    documented = (
+        'def total(xs):\n    """Sum.\n\n    >>> total([1, 2])\n    3\n    """\n    return sum(xs) + 1\n'
+    )
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[
+                files(("total_calc.py", documented)),
+                files(("total_calc.py", documented.replace(" + 1", ""))),
+            ],
+            planner=[plan("total_calc.py")],
+        )
+    )
+    summary, bus = run(engine, workspace, request="Fix total() in total_calc.py.", rounds=2)
+    first, second = events(bus, ReviewVerdict)
+    assert any("got 4, expected 3" in fix for fix in first.fixes) and second.approved
+    assert "reviewer" not in [c.agent for c in engine.calls]  # the examples needed no reviewer

@@ -29,6 +29,7 @@ from agents.events import (
 from agents.roles import asks_for_output
 from models.engine import Engine
 from tests.app_process import run_app
+from tests.conftest import CODER
 
 REQUEST = "Write add.py with a function add(a, b) that returns a + b and prints add(2, 3)."
 
@@ -41,14 +42,14 @@ def _tree(root: Path) -> dict[str, bytes | None]:
 
 @pytest.fixture(scope="module")
 def crew_run(
-    engine: Engine, tmp_path_factory: pytest.TempPathFactory
+    coder_engine: Engine, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Path, dict, RunSummary, EventBus]:
     workspace = tmp_path_factory.mktemp("ws")
     (workspace / "notes.txt").write_text("add numbers with add()\n")
     (workspace / "util.py").write_text("def double(x):\n    return 2 * x\n")
     before = _tree(workspace)
     bus = EventBus()
-    summary = CrewRunner(engine, workspace, bus, CrewSettings(rounds=1)).run(REQUEST)
+    summary = CrewRunner(coder_engine, workspace, bus, CrewSettings(rounds=1)).run(REQUEST)
     return workspace, before, summary, bus
 
 
@@ -61,7 +62,11 @@ def test_run_writes_a_file_and_runs_it(crew_run) -> None:
     checks = [e for e in bus.history if isinstance(e, CheckRun)]
     # Each check ran a file written ("python <file>") or, if the crew wrote tests, pytest; the
     # summary lists every check.
-    assert checks and all(c.command.split(" ")[-1] in written or "pytest" in c.command for c in checks)
+    ran = [
+        c.command.split(" ")[-1] in written or "pytest" in c.command or c.command == "written checks"
+        for c in checks
+    ]
+    assert checks and all(ran)
     assert [line.split(":")[0] for line in summary.checks] == [c.command for c in checks]
     turns = [e for e in bus.history if isinstance(e, AgentStarted)]
     assert summary.llm_calls >= len(turns) >= 2  # each turn asked the model at least once
@@ -97,7 +102,7 @@ def test_events_arrive_in_order(crew_run) -> None:
     for (_, start), (_, end) in zip(turns[::2], turns[1::2], strict=True):
         assert isinstance(start, AgentStarted) and isinstance(end, AgentFinished)
         assert (start.agent, start.round) == (end.agent, end.round)
-    assert [e.agent for _, e in turns[-2:]] == ["reviewer", "reviewer"]  # one round: the reviewer ends it
+    assert turns[0][1].agent == "coder" and {e.agent for _, e in turns} <= {"coder", "reviewer"}
     coder_started = next(i for i, e in turns if e.agent == "coder")
     writes = [i for i, e in enumerate(events) if isinstance(e, FileChanged)]
     assert writes and coder_started < writes[0]
@@ -106,7 +111,9 @@ def test_events_arrive_in_order(crew_run) -> None:
         assert isinstance(events[i + 1], ToolCallFinished) and events[i + 1].call_id == events[i - 1].call_id
     checks = [i for i, e in enumerate(events) if isinstance(e, CheckRun)]
     verdicts = [i for i, e in enumerate(events) if isinstance(e, ReviewVerdict)]
-    assert writes[0] < checks[0] < turns[-2][0] < turns[-1][0] < verdicts[-1]  # reviewed after the check
+    assert writes[0] < checks[0] < verdicts[-1]  # the verdict comes from the checks
+    reviewer = [i for i, e in turns if e.agent == "reviewer"]
+    assert all(checks[0] < i < verdicts[-1] for i in reviewer)  # it writes its checks after the first run
     streamed = {e.agent for e in history if isinstance(e, TokenChunk)}
     assert streamed == {e.agent for _, e in turns}  # every agent that spoke streamed its tokens
 
@@ -169,7 +176,16 @@ def test_ask_and_undo_cli(tmp_path: Path) -> None:
     (tmp_path / "keep.py").write_text("x = 1\n")
     before = _tree(tmp_path)
     result = run_app(
-        "ask", REQUEST, "--workspace", str(tmp_path), "--rounds", "1", "--json-events", timeout=300
+        "ask",
+        REQUEST,
+        "--workspace",
+        str(tmp_path),
+        "--rounds",
+        "1",
+        "--json-events",
+        "--model",
+        CODER,
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr
     events = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
