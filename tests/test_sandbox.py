@@ -645,6 +645,9 @@ def test_unprivileged_user_gets_userns_limits(marker: str) -> None:
         assert report["net"] is True
         assert (ws / "made_by_me").stat().st_uid == NOBODY
         assert {"filesystem:mount-namespace", "proc:private"} <= set(report["enforced"])
+        # The same confinement as root's, but for memory: no cgroup for this user, so watched.
+        assert {"seccomp:filter", "staging:copy", "ipc:ipc-uts-namespaces"} <= set(report["enforced"])
+        assert "memory-total:polled" in report["enforced"]
         assert not (base / "escaped").exists()  # base is nobody's too: only the mounts stop it
         assert survivors(marker) == []
     finally:
