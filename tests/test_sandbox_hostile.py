@@ -397,7 +397,14 @@ CASES: list[Case] = [
          attempt('unshare', lambda: call(CTX['nr']['unshare'], 0x10000000 | 0x00020000))
          attempt('umount', lambda: call(CTX['nr']['umount2'], b'/tmp', 2))
          attempt('read', lambda: read(CTX['tmp_secret']))
-         """, both(secret_hidden, said_err("unshare"))),
+         def clone_userns():  # fork-like: same stack, copy on write; the child leaves at once
+             pid = call(CTX['nr']['clone'], 0x10000000 | 17, 0, 0, 0, 0)
+             if pid == 0:
+                 os._exit(0)
+             return os.waitpid(pid, 0)
+         attempt('clone', clone_userns)
+         attempt('clone3', lambda: call(CTX['nr']['clone3'], None, 0))
+         """, both(secret_hidden, said_err("unshare", "clone", "clone3"))),
     Case("setns into the IDE's namespaces", "mounts/namespaces", """
          for pid in [os.getppid(), 1, CTX['victim_pid']]:
              for ns in ['mnt', 'net', 'user']:
@@ -433,13 +440,15 @@ HOST_SETTINGS = ("/proc/sys/kernel/hostname", "/proc/sys/kernel/domainname", "/p
 NR = {
     "x86_64": {
         "ptrace": 101, "process_vm_readv": 310, "keyctl": 250, "request_key": 249, "umount2": 166,
-        "mount": 165, "unshare": 272, "setns": 308, "name_to_handle_at": 303, "open_by_handle_at": 304,
+        "mount": 165, "unshare": 272, "clone": 56, "clone3": 435,
+        "setns": 308, "name_to_handle_at": 303, "open_by_handle_at": 304,
         "fsopen": 430, "chroot": 161, "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
         "finit_module": 313, "add_key": 248,
     },
     "aarch64": {
         "ptrace": 117, "process_vm_readv": 270, "keyctl": 219, "request_key": 218, "umount2": 39,
-        "mount": 40, "unshare": 97, "setns": 268, "name_to_handle_at": 264, "open_by_handle_at": 265,
+        "mount": 40, "unshare": 97, "clone": 220, "clone3": 435,
+        "setns": 268, "name_to_handle_at": 264, "open_by_handle_at": 265,
         "fsopen": 430, "chroot": 51, "bpf": 280, "perf_event_open": 241, "userfaultfd": 282,
         "finit_module": 273, "add_key": 217,
     },
