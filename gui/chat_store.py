@@ -157,6 +157,20 @@ class ChatStore:
         return ""
 
 
+class ChatSaver:
+    """Keeps one run's messages in a store: the first call adds them, later calls replace them."""
+
+    def __init__(self, store: ChatStore) -> None:
+        self.store = store
+        self.handle: tuple[int, int] | None = None
+
+    def __call__(self, messages: list[Any]) -> None:
+        if self.handle is None:
+            self.handle = self.store.begin(messages)
+        else:
+            self.handle, _ = self.store.update(self.handle, messages)
+
+
 def _write_atomically(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -9,6 +9,7 @@ run ends cleanly within about a second.
 from __future__ import annotations
 
 import contextlib
+import copy
 import queue
 import threading
 import time
@@ -24,6 +25,7 @@ from models.model_host import ModelHost
 
 REFRESH_S = 0.15  # how often a streaming run pushes a new snapshot to the browser
 WAIT_REFRESH_S = 1.0  # how often a waiting request re-checks (and re-shows) its place
+CHAT_SAVE_S = 5.0  # a running request's chat is handed to on_change this often (a restart keeps it)
 
 
 @dataclass
@@ -60,6 +62,23 @@ class Progress:
         return " · ".join(parts)
 
 
+@dataclass
+class LiveRun:
+    """The request that holds the model: its view, folded from events in the run's own thread."""
+
+    view: RunView
+    ticket: Ticket
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    done: threading.Event = field(default_factory=threading.Event)
+    detached: bool = False  # its page went away; the run goes on
+    finished_at: float | None = None
+
+    def snapshot(self) -> RunView:
+        """A copy to hand to the page: the run's thread keeps changing the view."""
+        with self.lock:
+            return copy.deepcopy(self.view)
+
+
 class CrewSession:
     def __init__(
         self,
@@ -77,6 +96,7 @@ class CrewSession:
         self._waiting: list[Ticket] = []
         self._running: Ticket | None = None
         self.progress = Progress()
+        self.live: LiveRun | None = None  # the running request, or the last one
 
     @property
     def busy(self) -> bool:
@@ -103,10 +123,13 @@ class CrewSession:
 
     def stop(self, owner: str | None = None) -> None:
         """Stop this browser session's run and withdraw its waiting requests (None: whichever
-        runs); another tab's Stop must not end someone else's run."""
+        runs); another tab's Stop must not end someone else's run, unless that run's page is gone
+        (reloaded or closed: its new page has another session)."""
         if owner is not None:
             self.withdraw(owner)
-        if owner is None or owner == self.running_owner:
+        live = self.live
+        detached = live is not None and live.detached and not live.done.is_set()
+        if owner is None or owner == self.running_owner or detached:
             self.cancel.set()
 
     @contextlib.contextmanager
@@ -125,7 +148,16 @@ class CrewSession:
                     self._running = None
                     self._queue.notify_all()
 
-    def run(self, request: str, owner: str = "", ticket: Ticket | None = None) -> Iterator[RunView]:
+    def run(
+        self,
+        request: str,
+        owner: str = "",
+        ticket: Ticket | None = None,
+        on_change: Callable[[list[dict]], None] | None = None,
+    ) -> Iterator[RunView]:
+        """Stream the request's view. Once it holds the model the run lives in its own threads: a
+        page that goes away (a reload, a closed tab) no longer ends it, and `on_change` gets the
+        chat messages when the run starts, every CHAT_SAVE_S and at its end, to keep them."""
         view = RunView(request.strip())
         if not view.request:
             view.say("Type a request first, e.g. *Write fizzbuzz.py that prints FizzBuzz for 1..15*.")
@@ -135,14 +167,28 @@ class CrewSession:
         ticket.owner = owner
         if not (yield from self._wait_for_turn(view, ticket)):
             return
+        live = LiveRun(view, ticket)
+        self.progress, self.live = Progress(), live
         try:
-            self.progress = Progress()
-            yield from self._run_locked(view)
-        finally:
-            with self._queue:
-                ticket.state = "done"
-                self._running = None
-                self._queue.notify_all()
+            if on_change is not None:  # first here, so the page knows where the run's chat starts
+                on_change(live.snapshot().messages)
+            threading.Thread(target=self._pump, args=(live, on_change), daemon=True).start()
+        except BaseException:
+            self._release(ticket)
+            raise
+        try:
+            while not live.done.wait(REFRESH_S):
+                yield live.snapshot()
+            yield live.snapshot()
+        except GeneratorExit:  # the page went away: the run goes on, and any tab may stop it now
+            live.detached = True
+            raise
+
+    def _release(self, ticket: Ticket) -> None:
+        with self._queue:
+            ticket.state = "done"
+            self._running = None
+            self._queue.notify_all()
 
     def _wait_for_turn(self, view: RunView, ticket: Ticket) -> Iterator[RunView]:
         """Wait in line, showing the place; True once this ticket holds the model."""
@@ -185,15 +231,35 @@ class CrewSession:
                 ticket.state = "withdrawn"
             self._queue.notify_all()
 
-    def _run_locked(self, view: RunView) -> Iterator[RunView]:
+    def _pump(self, live: LiveRun, on_change: Callable[[list[dict]], None] | None) -> None:
+        """Run the crew and fold its events into the view, saving the chat as it goes."""
+
+        def save() -> None:
+            if on_change is not None:
+                with contextlib.suppress(Exception):  # a full disk must not end the run
+                    on_change(live.snapshot().messages)
+
+        try:
+            self._run_locked(live, save)
+        except Exception as exc:  # noqa: BLE001 - the page must stay up and say what happened
+            with live.lock:
+                live.view.say(f"**Error:** the run ended unexpectedly: {type(exc).__name__}: {exc}")
+        finally:
+            save()
+            live.finished_at = time.monotonic()
+            self._release(live.ticket)
+            live.done.set()
+
+    def _run_locked(self, live: LiveRun, save: Callable[[], None]) -> None:
+        view = live.view
         if self.host.status().state in ("idle", "loading"):
-            view.say("The model is still loading; your request starts as soon as it is ready…")
-            yield view
+            with live.lock:
+                view.say("The model is still loading; your request starts as soon as it is ready…")
             self.host.wait()
         engine = self.host.engine
         if engine is None:
-            view.say(f"**Error:** no model is loaded: {self.host.status().message}")
-            yield view
+            with live.lock:
+                view.say(f"**Error:** no model is loaded: {self.host.status().message}")
             return
         self.cancel.clear()
         events: queue.Queue[Event] = queue.Queue()
@@ -201,21 +267,16 @@ class CrewSession:
         bus.subscribe(events.put)
         worker = threading.Thread(target=self._crew_thread, args=(engine, view.request, bus), daemon=True)
         worker.start()
-        last_push = 0.0
-        try:
-            while worker.is_alive() or not events.empty():
-                with contextlib.suppress(queue.Empty):
-                    event = events.get(timeout=REFRESH_S)
+        saved_at = time.monotonic()
+        while worker.is_alive() or not events.empty():
+            with contextlib.suppress(queue.Empty):
+                event = events.get(timeout=REFRESH_S)
+                with live.lock:
                     view.apply(event)
-                    self.progress.apply(event)
-                if time.monotonic() - last_push >= REFRESH_S:
-                    last_push = time.monotonic()
-                    yield view
-            yield view
-        except GeneratorExit:  # the page went away or Gradio cancelled: stop the crew too
-            self.cancel.set()
-            worker.join(timeout=30)
-            raise
+                self.progress.apply(event)
+            if time.monotonic() - saved_at >= CHAT_SAVE_S:
+                save()
+                saved_at = time.monotonic()
 
     def _crew_thread(self, engine: object, request: str, bus: EventBus) -> None:
         try:

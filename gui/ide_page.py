@@ -14,7 +14,7 @@ from typing import Any
 
 import gradio as gr
 
-from gui.chat_store import ChatStore
+from gui.chat_store import ChatSaver, ChatStore
 from gui.crew_session import Ticket
 from gui.editor_guard import KEYS_JS, MARK_JS, after_disk_change, is_dirty, refused_open
 from gui.exact_code import ExactCode
@@ -53,7 +53,7 @@ CONTEXT_HEADERS = ["file:lines", "symbol", "score", "snippet"]
 TREE_GLOBS = ("**/*", "*/*")
 MODEL_GROUP = "model"  # one queue slot for loads and undos; runs wait in CrewSession's own queue
 CHAT_HEIGHT = 380  # with the request box and buttons, fits a 768-pixel-high screen
-CHAT_SAVE_S = 5.0  # a streaming run's chat is saved this often, so a restart keeps most of it
+WATCH_S = 2.0  # how often a tab that is not streaming a run re-reads its saved chat
 
 # Scroll the editor to a line: CodeMirror keeps its scroller in the DOM; lines are equal height.
 SCROLL_TO_LINE_JS = """
@@ -299,38 +299,43 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             owner, ticket, skip = request.session_hash or "", Ticket(request.session_hash or ""), gr.skip()
             if not message.strip():
                 ticket.state = "done"  # nothing to queue
-            store, handle, saved_at = chat_store(), None, time.monotonic()
+            store = chat_store()
+            saver = ChatSaver(store)
             last: tuple[Any, ...] = ()
             box: Any = ""  # the request box is cleared once; what is typed during the run stays
-            view = None
-            try:
-                for view in state.session.run(message, owner=owner, ticket=ticket):
-                    line, cancel_button = queue_state(owner, ticket)
-                    if ticket.state != "running":
-                        if state.session.running_owner == owner:
-                            # This tab's chat shows its own running request; this one waits unseen
-                            # there, and the line under the chat counts it.
-                            yield skip, box, skip, skip, skip, skip, skip, skip
-                        else:
-                            chat_now = store.load()[0] + view.messages
-                            yield chat_now, box, skip, skip, skip, skip, line, cancel_button
+            for view in state.session.run(message, owner=owner, ticket=ticket, on_change=saver):
+                line, cancel_button = queue_state(owner, ticket)
+                if saver.handle is None:  # not holding the model: waiting, withdrawn or nothing to do
+                    if state.session.running_owner == owner:
+                        # This tab's chat shows its own running request; this one waits unseen
+                        # there, and the line under the chat counts it.
+                        yield skip, box, skip, skip, skip, skip, skip, skip
                     else:
-                        if handle is None:
-                            handle = store.begin(view.messages)  # the request is kept from the start
-                        elif time.monotonic() - saved_at > CHAT_SAVE_S:
-                            handle, _ = store.update(handle, view.messages)
-                            saved_at = time.monotonic()
-                        lines, rows, source = _sidebar_outputs(view)
-                        hit_rows = [vars(c) for c in view.context]
-                        chat_now = store.before(handle) + view.messages
-                        last = (chat_now, skip, lines, rows, source, hit_rows)
-                        yield chat_now, box, lines, rows, source, hit_rows, line, cancel_button
-                    box = skip
-            finally:
-                if handle is not None and view is not None:
-                    store.update(handle, view.messages)
-            if handle is not None:  # the run is over: the line drops its timer (API callers get it all)
+                        chat_now = store.load()[0] + view.messages
+                        yield chat_now, box, skip, skip, skip, skip, line, cancel_button
+                else:
+                    lines, rows, source = _sidebar_outputs(view)
+                    hit_rows = [vars(c) for c in view.context]
+                    chat_now = store.before(saver.handle) + view.messages
+                    last = (chat_now, skip, lines, rows, source, hit_rows)
+                    yield chat_now, box, lines, rows, source, hit_rows, line, cancel_button
+                box = skip
+            if saver.handle is not None:  # the run is over: the line drops its timer (API callers get it all)
                 yield *last, *queue_state(owner, ticket)
+
+        def watch(request: gr.Request) -> tuple[Any, Any]:
+            """Another tab's run, or this page's own run from before a reload: the stored chat (saved
+            every few seconds while it runs) and its progress."""
+            owner, live, skip = request.session_hash or "", state.session.live, gr.skip()
+            if live is None or state.session.waiting_count(owner):
+                return skip, skip  # nothing to watch, or this tab's waiting request shows its own chat
+            if live.ticket.owner == owner and not live.detached:
+                return skip, skip  # this tab streams it itself
+            if live.finished_at is not None and time.monotonic() - live.finished_at > WATCH_S:
+                return skip, skip
+            running = live.finished_at is None
+            line = f"⏱ {state.session.progress.text()} (started in another tab or before a reload)"
+            return chat_store().load()[0], line if running else ""
 
         run_outputs = [chat, request, timeline, context, context_source, hits, run_line, cancel]
         # Requests wait in CrewSession's queue, which shows their place; Gradio's would hide them
@@ -567,6 +572,11 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         ).then(load_chat, None, [chat, run_line], api_visibility="private")  # fmt: skip
 
         # ---------- live status ----------
+        watch_timer = gr.Timer(WATCH_S)
+        watch_timer.tick(
+            watch, None, [chat, run_line], api_visibility="private", show_progress="hidden",
+            concurrency_limit=None,
+        )  # fmt: skip
         status_timer = gr.Timer(1.0)
         status_timer.tick(lambda: _status_html(state), None, status, api_visibility="private")
         model_timer = gr.Timer(2.0)

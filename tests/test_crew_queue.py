@@ -103,3 +103,46 @@ def test_progress_says_elapsed_time_and_round_k_of_n() -> None:
     progress.apply(RunStarted(run_id="r", request="x", workspace=".", rounds=3))
     progress.apply(AgentStarted(agent="coder", round=2))
     assert progress.text() == "Running 1:15 · round 2 of 3 · Coder"
+
+
+class ReadyHost:
+    engine = object()
+
+    def status(self) -> Any:
+        class Ready:
+            state, message = "ready", "ready"
+
+        return Ready()
+
+
+def test_a_run_outlives_its_page_and_then_any_tab_may_stop_it() -> None:
+    """A reload closes the page's stream; the run goes on, keeps saving its chat, and since its
+    page is gone the new page (another session) may stop it."""
+    session = CrewSession(ReadyHost(), lambda: None, lambda: Path("."), lambda: None)  # type: ignore[arg-type]
+    started = threading.Event()
+
+    def crew(engine: object, request: str, bus: Any) -> None:
+        from agents.events import Notice
+
+        bus.emit(RunStarted(run_id="r", request=request, workspace=".", rounds=2))
+        bus.emit(AgentStarted(agent="coder", round=1))
+        started.set()
+        session.cancel.wait(timeout=30)
+        bus.emit(Notice(level="info", message="Stopped by the user."))
+
+    session._crew_thread = crew  # type: ignore[method-assign]
+    saved: list[list[dict]] = []
+    stream = session.run("write add.py", owner="old page", on_change=saved.append)
+    first = next(stream)
+    assert first.messages[0]["content"] == "write add.py" and saved  # kept from the start
+    assert started.wait(timeout=5)
+    session.stop("another tab")
+    time.sleep(0.3)
+    assert not session.cancel.is_set()  # its page is still there: only it may stop it
+    stream.close()  # the page reloads
+    live = session.live
+    assert live is not None and live.detached and not live.done.is_set() and session.busy
+    _until(lambda: "round 1 of 2" in session.progress.text())
+    session.stop("the reloaded page")
+    assert live.done.wait(timeout=5) and not session.busy
+    assert "Stopped by the user" in saved[-1][-1]["content"]  # the end reached the chat store

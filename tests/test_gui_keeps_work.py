@@ -190,3 +190,27 @@ def test_a_run_shows_its_round_a_second_tab_withdraws_its_waiting_request_and_a_
     time.sleep(1)
     assert "Done in" not in first.locator("#chat").inner_text()
     assert (workspace / "calc.py").exists()  # Clear chat touches no file
+
+
+def test_a_run_goes_on_through_a_reload_and_the_reloaded_page_can_stop_it(
+    app: RunningApp, browser: Any
+) -> None:
+    page = _page(browser, app)
+    page.fill("#request textarea", "Write a long story generator in story.py.")
+    page.click("#send")
+    page.wait_for_function(
+        "document.querySelector('#run-line').innerText.includes('round 1')", timeout=120_000
+    )
+    page.reload()  # the page's stream closes; the run must not end with it
+    page.wait_for_selector("#request textarea", timeout=30_000)
+    page.wait_for_function(
+        "document.querySelector('#run-line').innerText.includes('before a reload')", timeout=15_000
+    )
+    assert "Write a long story generator" in page.locator("#chat").inner_text()
+    page.click("#stop")  # the reloaded page is another session, yet its Stop reaches the run
+    page.wait_for_function(
+        "document.querySelector('#chat').innerText.includes('Stopped by the user')", timeout=60_000
+    )
+    page.wait_for_function(
+        "!document.querySelector('#status').innerText.includes('crew running')", timeout=30_000
+    )
