@@ -316,6 +316,16 @@ CASES: list[Case] = [
          except OSError as exc:
              print('stopped', n, exc)
          """, lambda ctx, r, ws: len(list(ws.iterdir())) <= 2001, limits={"max_files": 2000, "wall_s": 20}),
+    Case("folders nested 1,500 deep", "resources", """
+         depth = 0
+         try:
+             for _ in range(1500):
+                 os.mkdir('d'); os.chdir('d'); depth += 1
+         except OSError as exc:
+             print('stopped', depth, exc)
+         print('depth', depth)
+         """, lambda ctx, r, ws: r["exit_code"] == 0 and sum(1 for _ in ws.rglob("*")) < 200,
+         limits={"max_files": 5000}),
     # -- signals / ptrace ------------------------------------------------------------------
     Case("kill the IDE and a process of the same user", "signals/ptrace", """
          import signal

@@ -444,6 +444,8 @@ def _copy_tree(
                 os.mkdir(name, 0o700, dir_fd=dst)
                 if name in skip:
                     bound.append(name)
+                elif prefix.count("/") >= 64:  # as deep as the parent lists (_staging.MAX_DEPTH)
+                    counts["uncopied"].append(prefix + name)
                 else:
                     sub_src = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=src)
                     sub_dst = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dst)

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 
 from tools.sandbox._launcher import BOUND_DIRS, PROTECTED_DIRS, STAGE_WS
 
+# Deeper folders are neither listed nor applied: a recursion limit, and no project needs them.
+MAX_DEPTH = 64
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -74,6 +76,8 @@ def _scan(fd: int, prefix: str, found: Manifest, skip_top: set[str]) -> None:
                 found.links[rel] = os.readlink(name, dir_fd=fd)
         elif stat.S_ISDIR(st.st_mode):
             found.dirs.add(rel)
+            if rel.count("/") >= MAX_DEPTH:
+                continue
             try:
                 sub = os.open(name, DIR_FLAGS, dir_fd=fd)
             except OSError:
@@ -133,6 +137,11 @@ def apply_back(
             if kind == stat.S_IFDIR:
                 if protected(rel) and rel not in before.dirs:
                     refuse(rel, "a new .git or .localcrew folder is never applied")
+                    continue
+                if rel.count("/") >= MAX_DEPTH:
+                    if rel not in before.dirs:
+                        refuse(rel, "folders nested too deep")
+                    seen.update(f for f in before.files if f.startswith(rel + "/"))  # not deleted
                     continue
                 if rel not in before.dirs:
                     new_dirs.append(rel)
