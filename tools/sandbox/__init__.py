@@ -639,8 +639,10 @@ def _enforced(report: dict, limits: RunLimits) -> tuple[str, ...]:
         where = "userns" if report.get("userns") else "plain"
         items.append(f"uid:{where}-{report['uid']}")
     program = report.get("program") or {}
-    if program.get("seccomp") and program.get("no_new_privs") and program.get("bounding_set"):
+    if program.get("seccomp") and program.get("no_new_privs"):
         items.append("seccomp:filter")
+    if program.get("bounding_set"):
+        items.append("capabilities:none")
     if program.get("keyring"):
         items.append("keyring:own-session")
     if report.get("ipcns") and report.get("utsns"):

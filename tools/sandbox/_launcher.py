@@ -210,6 +210,11 @@ def _launcher_main(config: dict) -> None:
             report["nproc"] = True
         except (ValueError, OSError) as exc:
             report["notes"].append(f"RLIMIT_NPROC: {exc}")
+    elif own_userns and not report.get("cgroup"):
+        # Root without a pids cgroup: the program's uid in its own namespace counts only its
+        # tasks (the launcher and init stay real root, which the limit exempts).
+        config["program_nproc"] = max(1, config["nproc"] - 2)
+        report["nproc"] = True
     report["memory"] = bool(config["memory_bytes"])
     report["file_size"] = bool(config.get("file_bytes"))
     os.write(status_fd, (json.dumps(report) + "\n").encode())
@@ -621,6 +626,8 @@ def _init_main(config: dict, libc, in_pidns: bool, own_mounts: bool) -> None:
             os.write(status_fd, (json.dumps({"program": dropped}) + "\n").encode())
             os.close(status_fd)
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            if config.get("program_nproc"):
+                resource.setrlimit(resource.RLIMIT_NPROC, (config["program_nproc"],) * 2)
             if config["memory_bytes"]:
                 limit = config["memory_bytes"]
                 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
