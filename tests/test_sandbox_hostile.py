@@ -224,6 +224,12 @@ CASES: list[Case] = [
          """, both(lambda ctx, r, ws: not Path(ctx.data["out_dir"], "planted.py").exists(),
                    unchanged_file("pkg/mod.py", "y = 2\n")),
          setup=file_named("pkg/mod.py", "y = 2\n")),
+    Case("replace a workspace symlink to outside by a folder", "writes outside", """
+         os.remove('out'); os.mkdir('out')
+         open('out/pwned', 'w').write('x')
+         """, both(lambda ctx, r, ws: not Path(ctx.data["out_dir"], "pwned").exists(),
+                   lambda ctx, r, ws: (ws / "out").is_symlink()),
+         setup=lambda ctx, ws: os.symlink(ctx.data["out_dir"], ws / "out")),
     Case("hard link to an outside file", "writes outside", """
          attempt('link', lambda: os.link(CTX['out_file'], 'hl'))
          attempt('link2', lambda: os.link('/etc/passwd', 'pw'))

@@ -80,7 +80,9 @@ class RunLimits:
     output_bytes: int = 64_000  # stdout + stderr together
     file_mb: int = 64  # largest file the program may write (RLIMIT_FSIZE): a loop cannot fill the disk
     network: bool = False  # False: run in a network namespace with no way out
-    write_mb: int = 256  # all it may write (staging, home, temp files), and the most applied back
+    # All it may write (staging, home, temp files), and the most applied back. Those files live in
+    # memory (tmpfs): a memory cgroup allows memory_mb + write_mb for the whole run.
+    write_mb: int = 256
     max_files: int = 2000  # files and folders it may create, and the most changes applied back
     stage_mb: int = 512  # the largest workspace copied for a run (bound folders such as .venv aside)
 
