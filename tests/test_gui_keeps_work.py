@@ -201,6 +201,17 @@ def test_a_run_goes_on_through_a_reload_and_the_reloaded_page_can_stop_it(
     page.wait_for_function(
         "document.querySelector('#run-line').innerText.includes('round 1')", timeout=120_000
     )
+    # A second Send in the same tab during the run queues (it was dropped) and can be withdrawn.
+    page.fill("#request textarea", "Write second.py that prints 2.")
+    page.press("#request textarea", "Enter")
+    page.wait_for_function(
+        "document.querySelector('#run-line').innerText.includes('1 more of your requests waiting')",
+        timeout=15_000,
+    )
+    page.click("#cancel-queued")
+    page.wait_for_function(
+        "!document.querySelector('#run-line').innerText.includes('more of your requests')", timeout=15_000
+    )
     page.reload()  # the page's stream closes; the run must not end with it
     page.wait_for_selector("#request textarea", timeout=30_000)
     page.wait_for_function(
@@ -214,3 +225,4 @@ def test_a_run_goes_on_through_a_reload_and_the_reloaded_page_can_stop_it(
     page.wait_for_function(
         "!document.querySelector('#status').innerText.includes('crew running')", timeout=30_000
     )
+    assert not (_workspace(app) / "second.py").exists()  # the withdrawn request never ran
