@@ -20,6 +20,7 @@ where going on would be worse than not running (a half-confined filesystem): the
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -195,6 +196,10 @@ def _launcher_main(config: dict) -> None:
         if unshare(CLONE_NEWNS, "mount"):
             confined = _confine_or_exit(libc, config, report, None)
         report["uid"] = uid
+    if config.get("stage_socket") is not None and not confined:
+        # Unused without staging; the program must not inherit a channel to the IDE.
+        with contextlib.suppress(OSError):
+            os.close(config["stage_socket"])
     if as_root or own_userns:
         if not config["network"] and unshare(CLONE_NEWNET, "net"):
             report["netns"] = True
