@@ -8,6 +8,10 @@ few cases with nothing to observe from outside (a refused system call).
 Every program of a mode runs in one "IDE" process (root, or uid 65534 in a subprocess) that calls
 `run_python` for each, so the battery stays fast; that process also carries a secret in its
 environment and in its session keyring.
+
+To see that the canaries catch real escapes, point LOCALCREW_SANDBOX_UNDER_TEST at a checkout with an
+older sandbox (its tools/ is used instead of this one's). Host settings a broken sandbox changes
+(hostname, domain name, core_pattern) are put back after the battery.
 """
 
 from __future__ import annotations
