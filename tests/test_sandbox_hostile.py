@@ -616,7 +616,8 @@ def _make_ctx(ctx: Ctx) -> None:
     ctx.closers.append(lambda: (victim.kill(), victim.wait()))
     tmp_target = f"/tmp/lc-escape-{uuid.uuid4().hex}"
     var_tmp_target = f"/var/tmp/lc-escape-{uuid.uuid4().hex}"
-    ctx.closers.append(lambda: [Path(p).unlink(missing_ok=True) for p in (tmp_target, var_tmp_target)])
+    escapes = (tmp_target, var_tmp_target, var_tmp_target + ".remount")
+    ctx.closers.append(lambda: [Path(p).unlink(missing_ok=True) for p in escapes])
     ctx.data.update(
         ssh_key=str(key), var_tmp_env=str(var_tmp / ".env"), tmp_secret=str(tmp_secret), dev_shm=str(dev_shm),
         out_dir=str(out_dir), out_file=str(out_dir / "victim"), tmp_target=tmp_target,
