@@ -11,7 +11,7 @@ environment and in its session keyring.
 
 To see that the canaries catch real escapes, point LOCALCREW_SANDBOX_UNDER_TEST at a checkout with an
 older sandbox (its tools/ is used instead of this one's). Host settings a broken sandbox changes
-(hostname, domain name, core_pattern) are put back after the battery.
+(hostname, domain name, core_pattern, /etc/hosts) are put back after the battery.
 """
 
 from __future__ import annotations
@@ -456,7 +456,12 @@ CASES: list[Case] = [
          """, said_err("bpf", "uffd", "module")),
 ]  # fmt: skip
 
-HOST_SETTINGS = ("/proc/sys/kernel/hostname", "/proc/sys/kernel/domainname", "/proc/sys/kernel/core_pattern")
+HOST_SETTINGS = (
+    "/proc/sys/kernel/hostname",
+    "/proc/sys/kernel/domainname",
+    "/proc/sys/kernel/core_pattern",
+    "/etc/hosts",
+)
 NR = {
     "x86_64": {
         "ptrace": 101, "process_vm_readv": 310, "keyctl": 250, "request_key": 249, "umount2": 166,
