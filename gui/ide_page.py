@@ -52,7 +52,7 @@ CONTEXT_HEADERS = ["file:lines", "symbol", "score", "snippet"]
 # glob or ignore_glob change (gradio issues 7788, 9785), so each refresh swaps to the other one.
 TREE_GLOBS = ("**/*", "*/*")
 MODEL_GROUP = "model"  # one queue slot for loads and undos; runs wait in CrewSession's own queue
-CHAT_HEIGHT = 380  # with the request box and buttons, fits a 768-pixel-high screen
+CHAT_HEIGHT = 330  # with the run line (two lines), the request box and Send: fits a 768-pixel screen
 WATCH_S = 2.0  # how often a tab that is not streaming a run re-reads its saved chat
 
 # Scroll the editor to a line: CodeMirror keeps its scroller in the DOM; lines are equal height.
@@ -149,13 +149,13 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                     with gr.Row():
                         send = gr.Button("Send", variant="primary", elem_id="send", min_width=80)
                         stop = gr.Button("Stop", variant="stop", elem_id="stop", min_width=80)
-                        cancel = gr.Button(
-                            "Cancel waiting", elem_id="cancel-queued", visible=False, min_width=80
+                        cancel = gr.Button("Cancel", elem_id="cancel-queued", visible=False, min_width=80)
+                    with gr.Row(equal_height=True):
+                        gr.Markdown(
+                            "Enter sends, Shift+Enter adds a line. Ctrl+S saves the editor.",
+                            elem_id="keys-hint",
                         )
                         clear_chat = gr.Button("Clear chat", elem_id="clear-chat", size="sm", min_width=80)
-                    gr.Markdown(
-                        "Enter sends, Shift+Enter adds a line. Ctrl+S saves the editor.", elem_id="keys-hint"
-                    )
                 with gr.Column(scale=3, min_width=300), gr.Tabs():
                     with gr.Tab("Editor", id="editor-tab"):
                         with gr.Row(equal_height=True):
@@ -282,13 +282,13 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             """The line under the chat (place in the queue, or elapsed time and round) and Cancel."""
             mine = state.session.waiting_count(owner)
             if ticket.state == "waiting":
-                text = f"⏳ Waiting for the model: {ticket.ahead} ahead of your request."
+                text = f"Waiting for the model: {ticket.ahead} ahead of your request."
             elif ticket.state == "running":
-                text = "⏱ " + state.session.progress.text()
+                text = state.session.progress.text()
                 if mine:
                     text += f" · {mine} more of your requests waiting"
             else:
-                text = f"⏳ {mine} of your requests waiting." if mine else ""
+                text = f"{mine} of your requests waiting." if mine else ""
             return text, gr.Button(visible=mine > 0)
 
         def run(
@@ -334,13 +334,18 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             if live.finished_at is not None and time.monotonic() - live.finished_at > WATCH_S:
                 return skip, skip
             running = live.finished_at is None
-            line = f"⏱ {state.session.progress.text()} (started in another tab or before a reload)"
+            line = f"{state.session.progress.text()} (started in another tab or before a reload)"
             return chat_store().load()[0], line if running else ""
 
         run_outputs = [chat, request, timeline, context, context_source, hits, run_line, cancel]
         # Requests wait in CrewSession's queue, which shows their place; Gradio's would hide them
         # behind "queue: 1/1". "multiple": a second Send in the same tab queues instead of vanishing.
-        run_args: dict[str, Any] = {"concurrency_limit": None, "trigger_mode": "multiple"}
+        # The run line under the chat shows progress: Gradio's spinners over every output go.
+        run_args: dict[str, Any] = {
+            "concurrency_limit": None,
+            "trigger_mode": "multiple",
+            "show_progress": "hidden",
+        }
         submitted = request.submit(run, [request, chat], run_outputs, api_name="run", **run_args)
         clicked = send.click(run, [request, chat], run_outputs, api_visibility="private", **run_args)
         after_run_outputs = [explorer, diff, editor, baseline, opened, file_message, unsaved, reject_choice]
