@@ -542,9 +542,12 @@ def _apply_staging(
         stage_fd = fds[0]
         if before is None or not isinstance(report.get("staging"), dict):
             return _staging.Applied()
-        return _staging.apply_back(
-            stage_fd, str(root), before, report["staging"], limits.write_mb << 20, limits.max_files
-        )
+        try:
+            return _staging.apply_back(
+                stage_fd, str(root), before, report["staging"], limits.write_mb << 20, limits.max_files
+            )
+        except OSError as exc:  # the workspace itself went away or was replaced during the run
+            return _staging.Applied(refused=[f".: nothing applied, the workspace is unavailable ({exc})"])
     finally:
         channel.close()
         if stage_fd is not None:
