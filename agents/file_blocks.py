@@ -46,9 +46,18 @@ def _blocks(reply: str) -> list[tuple[str, str, str]]:
             before, inside = [], False
         elif not code and (opened := _OPEN.match(line)) and opened.group(1):
             language = opened.group(1).lower()  # the doubled opening fence
+        elif (opened := _OPEN.match(line)) and opened.group(1) and _only_a_path(code):
+            # "```markdown", "textutil.py", "```python": the 0.5B wraps the path in a block of its
+            # own; the path belongs before the real block, not inside the file.
+            before, language, code = [*before, *code], opened.group(1).lower(), []
         elif not (_CLOSE.match(line) and not code):
             code.append(line)
     return found
+
+
+def _only_a_path(code: list[str]) -> bool:
+    lines = [line for line in code if line.strip()]
+    return len(lines) == 1 and _PATH.fullmatch(lines[0].strip().strip("`*#: ")) is not None
 
 
 def _path_before(text: str) -> str | None:

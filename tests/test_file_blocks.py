@@ -41,3 +41,11 @@ def test_python_code_headed_by_a_data_file_name_never_becomes_that_file() -> Non
     reply = f"{F}python\n# scores.csv\nimport csv\n{F}\nconfig.json\n{F}python\nx = 1\n{F}\n"
     assert file_blocks(reply, []) == [] and file_blocks(reply, ["scores.csv"]) == []
     assert file_blocks(f'config.json\n{F}json\n{{"a": 1}}\n{F}\n', [])[0].path == "config.json"
+
+
+def test_a_path_wrapped_in_a_block_of_its_own_heads_the_next_block() -> None:
+    # As the 0.5B answered an edit of textutil.py: the path in a markdown block, then the code.
+    reply = "```markdown\ntextutil.py\n```python\ndef shout(text, times=1):\n    return text.upper()\n```\n"
+    [block] = file_blocks(reply, ["textutil.py"])
+    assert block.path == "textutil.py" and block.content.startswith("def shout(")
+    assert "```" not in block.content
