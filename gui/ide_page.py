@@ -150,12 +150,14 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                         send = gr.Button("Send", variant="primary", elem_id="send", min_width=80)
                         stop = gr.Button("Stop", variant="stop", elem_id="stop", min_width=80)
                         cancel = gr.Button("Cancel", elem_id="cancel-queued", visible=False, min_width=80)
-                    with gr.Row(equal_height=True):
+                    with gr.Row():
                         gr.Markdown(
                             "Enter sends, Shift+Enter adds a line. Ctrl+S saves the editor.",
                             elem_id="keys-hint",
                         )
-                        clear_chat = gr.Button("Clear chat", elem_id="clear-chat", size="sm", min_width=80)
+                        clear_chat = gr.Button(
+                            "Clear chat", elem_id="clear-chat", size="sm", scale=0, min_width=90
+                        )
                 with gr.Column(scale=3, min_width=300), gr.Tabs():
                     with gr.Tab("Editor", id="editor-tab"):
                         with gr.Row(equal_height=True):
@@ -164,8 +166,8 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                         editor = ExactCode(  # Gradio's Code strips a file's final newline
                             language="python",
                             interactive=True,
-                            lines=22,
-                            max_lines=22,
+                            lines=20,  # with the file box and Save: on a 768-pixel screen
+                            max_lines=20,
                             elem_id="editor",
                             label="Editor",
                         )

@@ -85,12 +85,14 @@ def _editor_text(page: Any) -> str:
     )
 
 
-def test_send_is_on_screen_at_1366x768(app: RunningApp, browser: Any) -> None:
+def test_send_and_save_are_on_screen_at_1366x768(app: RunningApp, browser: Any) -> None:
     page = _page(browser, app)
     box = page.locator("#send").bounding_box()
     assert box is not None and box["y"] + box["height"] <= SMALL_SCREEN["height"], box
     assert page.locator("#send").is_visible() and page.locator("#keys-hint").is_visible()
     assert "Shift+Enter" in page.locator("#keys-hint").inner_text()
+    save = page.locator("#save").bounding_box()
+    assert save is not None and save["y"] + save["height"] <= SMALL_SCREEN["height"], save
     editor = page.locator("#editor").bounding_box()
     assert editor is not None and editor["x"] > box["x"]  # the editor sits beside the chat, not below
 
