@@ -35,6 +35,7 @@ class Ticket:
     owner: str
     state: str = "waiting"
     ahead: int = 0
+    request: str = ""  # given back to the request box when withdrawn, so the typing is not lost
 
 
 @dataclass
@@ -111,15 +112,15 @@ class CrewSession:
         """How many requests wait (None: of all tabs; else of this browser session)."""
         return sum(1 for t in list(self._waiting) if owner is None or t.owner == owner)
 
-    def withdraw(self, owner: str) -> int:
-        """Withdraw this browser session's waiting requests; returns how many."""
+    def withdraw(self, owner: str) -> list[Ticket]:
+        """Withdraw this browser session's waiting requests; returns them."""
         with self._queue:
             mine = [t for t in self._waiting if t.owner == owner]
             for ticket in mine:
                 ticket.state = "withdrawn"
                 self._waiting.remove(ticket)
             self._queue.notify_all()
-        return len(mine)
+        return mine
 
     def stop(self, owner: str | None = None) -> None:
         """Stop this browser session's run and withdraw its waiting requests (None: whichever
@@ -164,7 +165,7 @@ class CrewSession:
             yield view
             return
         ticket = ticket or Ticket(owner)
-        ticket.owner = owner
+        ticket.owner, ticket.request = owner, view.request
         if not (yield from self._wait_for_turn(view, ticket)):
             return
         live = LiveRun(view, ticket)

@@ -359,18 +359,35 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                 api_visibility="private",
             )
 
-        def stop_run(request: gr.Request) -> None:
-            state.session.stop(request.session_hash or "")
+        withdrawn_texts: dict[str, list[str]] = {}  # per browser session, for its request box
 
-        stop.click(stop_run, None, None, api_name="stop", concurrency_limit=None)
+        def withdraw(owner: str) -> int:
+            withdrawn = state.session.withdraw(owner)
+            withdrawn_texts.setdefault(owner, []).extend(t.request for t in withdrawn if t.request)
+            return len(withdrawn)
+
+        def give_back(box: str, request: gr.Request) -> Any:
+            """A withdrawn request's text goes back into an empty request box: typing is never lost."""
+            texts = withdrawn_texts.pop(request.session_hash or "", [])
+            return "\n\n".join(texts) if texts and not (box or "").strip() else gr.skip()
+
+        def stop_run(request: gr.Request) -> None:
+            owner = request.session_hash or ""
+            withdraw(owner)
+            state.session.stop(owner)
+
+        stop.click(stop_run, None, None, api_name="stop", concurrency_limit=None).then(
+            give_back, request, request, api_visibility="private"
+        )
 
         def cancel_waiting(request: gr.Request) -> tuple[str, Any]:
-            withdrawn = state.session.withdraw(request.session_hash or "")
-            return f"Withdrew {withdrawn} waiting request(s)." if withdrawn else "", gr.Button(visible=False)
+            count = withdraw(request.session_hash or "")
+            line = f"Withdrew {count} waiting request(s); the text is back in the box." if count else ""
+            return line, gr.Button(visible=False)
 
         cancel.click(
             cancel_waiting, None, [run_line, cancel], api_name="cancel_waiting", concurrency_limit=None
-        )
+        ).then(give_back, request, request, api_visibility="private")
 
         def clear_conversation() -> tuple[list[Any], str]:
             problem = chat_store().clear()

@@ -52,8 +52,8 @@ def test_a_waiting_request_shows_its_place_and_cancel_withdraws_it_before_it_run
         _until(lambda: shown)
         assert ticket.state == "waiting" and ticket.ahead == 1
         assert "1 ahead" in shown[-1] and session.waiting_count("tab-2") == 1
-        assert session.withdraw("tab-1") == 0  # another tab cannot withdraw it
-        assert session.withdraw("tab-2") == 1
+        assert session.withdraw("tab-1") == []  # another tab cannot withdraw it
+        assert [t.request for t in session.withdraw("tab-2")] == ["write add.py"]  # back to its box
         thread.join(timeout=5)
     assert not thread.is_alive() and ticket.state == "withdrawn"
     assert shown[-1].startswith("Withdrawn before it ran")

@@ -156,8 +156,10 @@ def test_a_run_shows_its_round_a_second_tab_withdraws_its_waiting_request_and_a_
     assert "1 ahead" in second.locator("#chat").inner_text()
     second.click("#cancel-queued")
     second.wait_for_function(
-        "document.querySelector('#chat').innerText.includes('Withdrawn before it ran')", timeout=15_000
+        "document.querySelector('#request textarea').value === 'Write never.py\\nthat prints no.'",
+        timeout=15_000,
     )
+    # (Its chat then follows the first tab's run, re-read from the store: the withdrawn bubble goes.)
 
     first.wait_for_function("document.querySelector('#chat').innerText.includes('Done in')", timeout=600_000)
     time.sleep(2)  # the editor and tree refresh after the run
@@ -213,6 +215,10 @@ def test_a_run_goes_on_through_a_reload_and_the_reloaded_page_can_stop_it(
     page.click("#cancel-queued")
     page.wait_for_function(
         "!document.querySelector('#run-line').innerText.includes('more of your requests')", timeout=15_000
+    )
+    page.wait_for_function(  # the withdrawn text is back in the box: nothing typed is lost
+        "document.querySelector('#request textarea').value === 'Write second.py that prints 2.'",
+        timeout=15_000,
     )
     page.reload()  # the page's stream closes; the run must not end with it
     page.wait_for_selector("#request textarea", timeout=30_000)
