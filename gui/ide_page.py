@@ -397,6 +397,12 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         chat.clear(clear_conversation, None, [chat, run_line], api_visibility="private")  # its own bin icon
         page.load(load_chat, None, [chat, run_line], api_visibility="private")
 
+        def last_run_now() -> tuple[str, Any]:
+            # Built once at start: a reloaded page would show the diff and files of that moment.
+            return last_run_diff(state.workspace), gr.Dropdown(choices=run_files(state.workspace), value=None)
+
+        page.load(last_run_now, None, [diff, reject_choice], api_visibility="private")
+
         # ---------- files ----------
         editor_outputs = [editor, open_path, file_message, opened, baseline, unsaved, wanted, discard]
         no_change = (gr.skip(),) * len(editor_outputs)

@@ -234,3 +234,42 @@ def test_a_run_goes_on_through_a_reload_and_the_reloaded_page_can_stop_it(
         "!document.querySelector('#status').innerText.includes('crew running')", timeout=30_000
     )
     assert not (_workspace(app) / "second.py").exists()  # the withdrawn request never ran
+
+
+def test_reject_one_file_of_the_last_run_then_undo_and_redo_in_the_last_run_tab(
+    app: RunningApp, browser: Any
+) -> None:
+    from tools.run_snapshot import RunSnapshots
+    from tools.workspace_files import WorkspaceFiles
+
+    workspace = _workspace(app)
+    (workspace / "keep.py").write_text("KEEP = 1\n")
+    (workspace / "alpha.py").write_text("A = 1\n")
+    # A run as the crew records one (its writes journaled), without a model: exact and fast.
+    snaps = RunSnapshots(workspace)
+    run_id = snaps.begin_run("change alpha and add beta")
+    files = WorkspaceFiles(workspace, before_write=snaps.record_write)
+    files.write_text("alpha.py", "A = 2\n")
+    files.write_text("beta.py", "B = 1\n")
+    snaps.end_run(run_id)
+
+    page = _page(browser, app)
+    page.get_by_role("tab", name="Last run").click()
+    page.wait_for_function("document.querySelector('#diff').innerText.includes('beta.py')", timeout=15_000)
+    page.click("#reject-file input")
+    page.get_by_role("option", name="beta.py").click()
+    page.click("#reject")
+    page.wait_for_function(
+        "document.querySelector('#undo-message').innerText.includes('Rejected')", timeout=15_000
+    )
+    assert not (workspace / "beta.py").exists() and (workspace / "alpha.py").read_text() == "A = 2\n"
+    page.click("#undo")
+    page.wait_for_function(
+        "document.querySelector('#undo-message').innerText.includes('Undid')", timeout=15_000
+    )
+    assert (workspace / "alpha.py").read_text() == "A = 1\n" and (workspace / "keep.py").exists()
+    page.click("#redo")
+    page.wait_for_function(
+        "document.querySelector('#undo-message').innerText.includes('Redid')", timeout=15_000
+    )
+    assert (workspace / "alpha.py").read_text() == "A = 2\n" and not (workspace / "beta.py").exists()
