@@ -294,7 +294,9 @@ class CrewRunner:
                 break
             if len(versions) > 1 and versions[-1].contents == versions[-2].contents:
                 # The same files after feedback: a further round would cost minutes for the same bytes.
-                self.bus.emit(Notice(level="info", message="The coder wrote the same files again; stopping."))
+                self.bus.emit(
+                    Notice(level="info", message="This try left the files as the last one did; stopping.")
+                )
                 break
             checks_text = "\n".join(problems + [describe_run(r) for r in results]) or check_lines[0]
             feedback = "\n".join(

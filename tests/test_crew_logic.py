@@ -468,7 +468,7 @@ def test_the_same_files_twice_end_the_rounds(workspace: Path) -> None:
     summary, bus = run(engine, workspace, rounds=3)
     assert summary.rounds_used == 2 and not summary.checks_passed
     assert [c.agent for c in engine.calls] == ["coder", "reviewer", "planner", "coder"]
-    assert any("same files again" in n.message for n in events(bus, Notice))
+    assert any("as the last one did" in n.message for n in events(bus, Notice))
 
 
 def test_docstring_examples_are_the_checks(workspace: Path) -> None:
