@@ -143,7 +143,8 @@ def solve_crew(
     with tempfile.TemporaryDirectory(prefix="humaneval-crew-") as folder:
         workspace = Path(folder)
         # The prompt ends after the docstring: a body makes it a module the crew can run and edit.
-        (workspace / SOLUTION_FILE).write_text(problem["prompt"].rstrip("\n") + "\n    ...\n")
+        # `pass`, not `...`: the 0.5B wrote `... + [numbers[-1]]` into its answer.
+        (workspace / SOLUTION_FILE).write_text(problem["prompt"].rstrip("\n") + "\n    pass\n")
         bus = EventBus()
         settings = CrewSettings(rounds=rounds, temperature=gen.temperature, seed=gen.seed)
         summary = CrewRunner(engine, workspace, bus, settings).run(crew_request(entry))
