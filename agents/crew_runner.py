@@ -9,6 +9,7 @@ code, and the reviewer must see real results.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from agents.crew_tools import (
     run_check,
     run_written_checks,
 )
+from agents.edit_guard import definitions
 from agents.events import (
     AgentFinished,
     AgentStarted,
@@ -37,7 +39,7 @@ from agents.events import (
     ToolCallFinished,
     preview,
 )
-from agents.file_blocks import FORMAT_RULES, file_blocks, unclosed_block
+from agents.file_blocks import FORMAT_RULES, FileBlock, file_blocks, unclosed_block
 from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
 from agents.roles import (
     PLAN_SCHEMA,
@@ -147,12 +149,18 @@ def kickoff_one_agent(role: Role, llm: Any, tools: list[Any], description: str, 
 
 @dataclass
 class _Version:
-    """The files a round left, and how far its checks got: (asserts passed, runs passed)."""
+    """The files a round left, and how far it got: (asserts passed, asked-for functions defined,
+    runs passed less problems)."""
 
     round: int
-    score: tuple[int, int]
+    score: tuple[int, int, int]
     contents: dict[str, str]
     check_lines: list[str]
+
+
+def _called_in(request: str) -> set[str]:
+    """Names the request writes as calls: `div(a, b)`."""
+    return set(re.findall(r"\b([A-Za-z_]\w*)\(", request))
 
 
 def _is_test_file(rel: str) -> bool:
@@ -366,7 +374,11 @@ class CrewRunner:
             except (ValueError, OSError):
                 continue
         runs = results[:-1] if outcome else results  # the written checks' run is the last one
-        score = (outcome.passed if outcome else 0, sum(r.passed for r in runs) - len(problems))
+        # Between equals by the checks, the version that defines more of the functions the request
+        # names: an earlier try that skipped the asked-for function must not win the tie.
+        defined = {name for text in contents.values() for name in definitions(text) or []}
+        asked = sum(name in defined for name in _called_in(context.request))
+        score = (outcome.passed if outcome else 0, asked, sum(r.passed for r in runs) - len(problems))
         return _Version(round_number, score, contents, [r.summary() for r in results])
 
     def _keep_best(self, context: ToolContext, versions: list[_Version]) -> list[str]:
@@ -379,8 +391,18 @@ class CrewRunner:
             return []
         context.agent = "crew"
         writer = WriteFileTool().bind(context)
-        for rel, text in best.contents.items():
-            writer.run(path=rel, content=text)
+        failed = [
+            rel
+            for rel, text in best.contents.items()
+            if writer.run(path=rel, content=text).startswith("Error")
+        ]
+        if failed:
+            self.bus.emit(
+                Notice(
+                    level="warning", message=f"Could not put back round {best.round}'s {', '.join(failed)}."
+                )
+            )
+            return []
         self.bus.emit(
             Notice(
                 level="info",
@@ -438,7 +460,7 @@ class CrewRunner:
         writer = WriteFileTool().bind(context)
         for block in blocks:
             try:
-                result = writer.run(path=block.path, content=block.content)
+                result = writer.run(path=block.path, content=self._without_path_line(block))
             except ValueError as exc:  # the path failed the tool's schema (absolute, '..', spaces)
                 result = f"Error: {block.path}: {exc}"
             if result.startswith("Error"):
@@ -448,6 +470,19 @@ class CrewRunner:
         if missing:
             problems.append(f"The request names {', '.join(missing)}, which was not written.")
         return problems
+
+    def _without_path_line(self, block: FileBlock) -> str:
+        """The content without a first line `# calc.py` naming the file itself (the 0.5B adds one
+        to every file it writes), unless the file already began with it."""
+        first, _, rest = block.content.partition("\n")
+        if first.strip() != f"# {block.path}" or not rest.strip():
+            return block.content
+        try:
+            if self.files.read_text(block.path).startswith(first):
+                return block.content
+        except (ValueError, OSError):  # a new file
+            pass
+        return rest
 
     def _llm(self, role: Role, schema: dict[str, Any] | None) -> LocalLLM:
         llm = LocalLLM(

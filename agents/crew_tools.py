@@ -47,6 +47,9 @@ class ToolContext:
     request: str = ""  # the user's words: a definition they ask to remove may go
     written: list[str] = field(default_factory=list)
     runs: list[RunResult] = field(default_factory=list)
+    # Each file as it was before the run's first write to it (None: it did not exist), so the
+    # lost-definition check guards the user's definitions, not those an earlier round added.
+    originals: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def root(self) -> Path:
@@ -233,12 +236,16 @@ class WriteFileTool(_EventTool):
         return f"{written.action} {written.rel} ({written.bytes_written} bytes)"
 
     def _refuse_lost_definitions(self, path: str, content: str) -> None:
-        files = self._context.files
-        if not path.endswith(".py") or not files.resolve(path).is_file():
+        files, originals = self._context.files, self._context.originals
+        if not path.endswith(".py"):
             return
-        try:
-            old = files.read_text(path)
-        except (WorkspaceError, OSError):  # unreadable or too large to compare: the snapshot keeps it
+        if path not in originals:
+            try:
+                originals[path] = files.read_text(path) if files.resolve(path).is_file() else None
+            except (WorkspaceError, OSError):  # unreadable or too large to compare: the snapshot keeps it
+                originals[path] = None
+        old = originals[path]
+        if old is None:
             return
         lost = lost_definitions(old, content, self._context.request)
         if lost:

@@ -488,3 +488,38 @@ def test_docstring_examples_are_the_checks(workspace: Path) -> None:
     first, second = events(bus, ReviewVerdict)
     assert any("got 4, expected 3" in fix for fix in first.fixes) and second.approved
     assert "reviewer" not in [c.agent for c in engine.calls]  # the examples needed no reviewer
+
+
+def test_the_best_round_is_put_back_even_when_a_later_round_added_a_function(workspace: Path) -> None:
+    half = GOOD.replace("sum(xs)", "sum(xs) if xs else 1")  # passes total([1, 2]) == 3 only
+    later = CRASH + "\n\ndef extra():\n    return 1\n"  # adds a definition, then crashes
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("total_calc.py", half)), files(("total_calc.py", later))],
+            reviewer=[SUMS],
+            planner=[plan("total_calc.py")],
+        )
+    )
+    summary, bus = run(engine, workspace, rounds=2)
+    # extra() is the run's own, not the user's: the guard lets the earlier round come back.
+    assert (workspace / "total_calc.py").read_text() == half
+    assert any("Kept round 1's version" in n.message for n in events(bus, Notice))
+
+
+def test_between_equal_rounds_the_one_with_the_asked_for_function_stays(workspace: Path) -> None:
+    without = "def total(xs):\n    return sum(xs) + 1\n\n\nprint(total([1, 2]))\n"
+    with_mean = without + "\n\ndef mean(xs):\n    return 0\n"
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("total_calc.py", without)), files(("total_calc.py", with_mean))],
+            reviewer=[SUMS],
+            planner=[plan("total_calc.py")],
+        )
+    )
+    run(engine, workspace, request="Add mean(xs) to total_calc.py and print the sum.", rounds=2)
+    assert (workspace / "total_calc.py").read_text() == with_mean  # both pass 0 of 2 checks
+
+
+def test_a_first_line_naming_the_file_is_not_written_into_it(workspace: Path) -> None:
+    run(one_round("total_calc.py", "# total_calc.py\n" + GOOD), workspace)
+    assert (workspace / "total_calc.py").read_text() == GOOD
