@@ -59,10 +59,9 @@ def _end_line(path: Path) -> None:
 
 def solve(mode: str, engine: Engine, problem: dict[str, Any], args: argparse.Namespace) -> Solution:
     gen = GenerationSettings(temperature=0.0, repeat_penalty=args.repeat_penalty, seed=args.seed)
-    budget = Budget.for_model(engine.info, engine.settings.n_ctx)
     if mode == "single":
-        return solve_single(engine, problem, gen, budget)
-    return solve_crew(engine, problem, gen, budget, args.rounds)
+        return solve_single(engine, problem, gen, Budget.for_model(engine.info, engine.settings.n_ctx))
+    return solve_crew(engine, problem, gen, args.rounds)
 
 
 def record_of(

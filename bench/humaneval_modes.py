@@ -131,10 +131,8 @@ def crew_request(entry_point: str) -> str:
     )
 
 
-def solve_crew(
-    engine: Engine, problem: dict[str, Any], gen: GenerationSettings, budget: Budget, rounds: int = 3
-) -> Solution:
-    """The product's crew on the problem; `budget` is unused (the crew sizes its own replies)."""
+def solve_crew(engine: Engine, problem: dict[str, Any], gen: GenerationSettings, rounds: int = 3) -> Solution:
+    """The product's crew on the problem; it sizes its own replies from the model."""
     from agents.crew_runner import CrewRunner, CrewSettings
     from agents.events import AgentFinished, CheckRun, EventBus
 

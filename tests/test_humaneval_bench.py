@@ -164,7 +164,7 @@ def test_hidden_tests_never_reach_a_prompt(
 ) -> None:
     seen = _recording(engine, monkeypatch)
     problem = _unpassable(problems[0], "has_close_elements([1.0], 0.5)")
-    crew = solve_crew(engine, problem, GEN, TINY, rounds=2)
+    crew = solve_crew(engine, problem, GEN, rounds=2)
     # The product's crew ran: its agents spoke, and the docstring's examples were its checks (no
     # version passes the contradicting pair, so both rounds ran).
     agents = [step["step"] for step in crew.steps if not step["step"].startswith("checks")]
