@@ -12,10 +12,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
+
+from tools.atomic_files import atomic_write
 
 MAX_MESSAGES = 200
 MAX_MESSAGE_CHARS = 20_000  # a streamed turn is cut to 6,000 on the page; this only guards the file
@@ -151,7 +152,7 @@ class ChatStore:
             ignore = self.path.parent / ".gitignore"
             if not ignore.exists():  # as the snapshot store does: the user's `git status` stays clean
                 ignore.write_text("*\n", encoding="utf-8")
-            _write_atomically(self.path, json.dumps(data, ensure_ascii=False))
+            atomic_write(self.path, json.dumps(data, ensure_ascii=False))
         except OSError as exc:
             return f"The chat could not be saved in {self.path.parent}: {exc}"
         return ""
@@ -169,16 +170,3 @@ class ChatSaver:
             self.handle = self.store.begin(messages)
         else:
             self.handle, _ = self.store.update(self.handle, messages)
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from tools.atomic_files import atomic_write
 
 CONFIG_ENV = "LOCALCREW_CONFIG_DIR"
 KV_CHOICES = ("f16", "q8_0", "q4_0")
@@ -91,16 +92,7 @@ def save_settings(settings: UserSettings, path: Path | None = None) -> Path:
         raise UnsafeWorkspace(problem)
     path = path or settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings.", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(asdict(settings), out, indent=2)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    atomic_write(path, json.dumps(asdict(settings), indent=2))
     return path
 
 

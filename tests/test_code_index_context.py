@@ -132,11 +132,11 @@ def test_cli_index_and_search(index, capsys):
 
 
 def test_context_does_not_wait_for_a_running_update(index):
-    from tools.code_index.indexer import _FileLock
+    from tools.atomic_files import FileLock
 
     index.update()
     (index.workspace / "shop" / "new.py").write_text("def refund(order):\n    return -1\n")
-    busy = _FileLock(index._lock_path)
+    busy = FileLock(index._lock_path)
     assert busy.acquire()  # as if another process were indexing
     try:
         assert index.try_update() is None

@@ -43,13 +43,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from tools.atomic_files import FileLock, atomic_write, fsync_dir
 from tools.confined_fs import ConfinedRoot, WorkspaceError, split_rel
-from tools.workspace_files import SKIP_DIRS, fsync_dir, unified_diff
-
-try:
-    import fcntl
-except ImportError:  # Windows: single-process use only
-    fcntl = None  # type: ignore[assignment]
+from tools.workspace_files import SKIP_DIRS, unified_diff
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 KEEP_RUNS = 20  # older runs (and objects only they use) are pruned
@@ -520,14 +516,8 @@ class RunSnapshots:
         if not ignore.exists():
             # Keeps `git status` of a workspace repository unchanged by our store.
             ignore.write_text("*\n", encoding="utf-8")
-        with open(self.store / "lock", "a+b") as fh:
-            if fcntl is not None:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                if fcntl is not None:
-                    fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+        with FileLock(self.store / "lock"):
+            yield
 
     def _run_ids_newest_first(self) -> list[str]:
         runs = self.store / "runs"
@@ -668,19 +658,7 @@ def _file_sha(path: Path) -> str | None:
 
 
 def _write_json(path: Path, data: dict, durable: bool = True) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh)
-            fh.flush()
-            if durable:
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    if durable:
-        fsync_dir(path.parent)
+    atomic_write(path, json.dumps(data), durable=durable)
 
 
 def _make_writable_tree(path: Path) -> None:

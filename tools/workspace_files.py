@@ -344,14 +344,3 @@ def _replace_in(folder: Dir, name: str, data: bytes, mode: int) -> None:
             with contextlib.suppress(OSError):
                 folder.unlink(tmp)
     folder.fsync()
-
-
-def fsync_dir(directory: Path) -> None:
-    # Make the rename itself durable; not possible (nor needed) on Windows.
-    if os.name != "posix":
-        return
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -28,7 +28,8 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+
+from tools.atomic_files import FileLock
 
 from .chunking import CHUNKER_VERSION, Chunk, Chunker, content_hash
 from .embedder import Embedder
@@ -124,37 +125,6 @@ class _Pending:
     chunks: list[Chunk]
 
 
-class _FileLock:
-    """An exclusive lock on a file, so two processes do not write the same table at once."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._fh: Any = None
-
-    def acquire(self, blocking: bool = True) -> bool:
-        self._fh = open(self.path, "a+b")  # noqa: SIM115 - held until release()
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows: in-process lock only
-            return True
-        flags = fcntl.LOCK_EX if blocking else fcntl.LOCK_EX | fcntl.LOCK_NB
-        try:
-            fcntl.flock(self._fh.fileno(), flags)
-        except BlockingIOError:
-            self._fh.close()
-            return False
-        return True
-
-    def release(self) -> None:
-        try:
-            import fcntl
-
-            fcntl.flock(self._fh.fileno(), fcntl.LOCK_UN)
-        except ImportError:  # pragma: no cover
-            pass
-        self._fh.close()
-
-
 def _chunk_ids(chunks: list[Chunk], embed_hashes: list[str]) -> list[str]:
     """Stable row ids: hash of (path, lines, embedded text, n-th such chunk in the file)."""
     seen: dict[str, int] = {}
@@ -232,7 +202,7 @@ class CodeIndex:
         if not self._lock.acquire(blocking=blocking):
             return None
         try:
-            file_lock = _FileLock(self._lock_path)
+            file_lock = FileLock(self._lock_path)
             if not file_lock.acquire(blocking=blocking):
                 return None
             try:
@@ -253,7 +223,7 @@ class CodeIndex:
         if not self._lock.acquire(blocking=False):
             return
         try:
-            file_lock = _FileLock(self._lock_path)
+            file_lock = FileLock(self._lock_path)
             if not file_lock.acquire(blocking=False):
                 return
             try:

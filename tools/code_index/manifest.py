@@ -4,15 +4,16 @@ It is a cache beside the LanceDB table, never ahead of it: a file's entry is wri
 its chunks are committed. It maps path -> (size, mtime_ns, file_hash, status, chunk count), so a
 re-scan only reads files whose size or mtime changed. ``clean`` is false while an update runs;
 finding it false means the last run was interrupted, and the table (the truth) is re-read to
-reconcile. Written atomically (temp file + ``os.replace``).
+reconcile. Written atomically (``tools.atomic_files.atomic_write``).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tools.atomic_files import atomic_write
 
 MANIFEST_VERSION = 1
 STATUS_OK = "ok"
@@ -71,6 +72,5 @@ class Manifest:
             "writes_since_optimize": self.writes_since_optimize,
             "files": {p: e.to_list() for p, e in sorted(self.files.items())},
         }
-        tmp = self.path.with_name(self.path.name + f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, self.path)
+        # Not durable: a manifest lost in a crash only makes the next update reconcile the table.
+        atomic_write(self.path, json.dumps(data, separators=(",", ":")), durable=False)
