@@ -17,7 +17,8 @@ from typing import Any, Literal
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field, PrivateAttr, create_model
 
-from agents.edit_guard import lost_definitions
+from agents.definition_merge import Merge, merge_definitions
+from agents.edit_guard import asks_for_output, lost_definitions, removable_names
 from agents.events import (
     CheckRun,
     EventBus,
@@ -229,32 +230,48 @@ class WriteFileTool(_EventTool):
     def _do(self, path: str, content: str) -> str:
         if not content.strip():
             raise ValueError(f"refusing to write an empty {path}: give the whole file content")
-        self._refuse_lost_definitions(path, content)
+        content, merged = self._keep_definitions(path, content)
         written = self._context.files.write_text(path, content if content.endswith("\n") else content + "\n")
         self._context.written.append(written.rel)
         self._context.bus.emit(FileChanged(path=written.rel, action=written.action, diff=written.diff()))
-        return f"{written.action} {written.rel} ({written.bytes_written} bytes)"
+        how = f", edited in place: {merged.summary()}" if merged else ""
+        return f"{written.action} {written.rel} ({written.bytes_written} bytes{how})"
 
-    def _refuse_lost_definitions(self, path: str, content: str) -> None:
+    def _original(self, path: str) -> str | None:
+        """The file as it was before the run (None: new, unreadable or too large to compare)."""
         files, originals = self._context.files, self._context.originals
-        if not path.endswith(".py"):
-            return
         if path not in originals:
             try:
                 originals[path] = files.read_text(path) if files.resolve(path).is_file() else None
-            except (WorkspaceError, OSError):  # unreadable or too large to compare: the snapshot keeps it
+            except (WorkspaceError, OSError):  # the snapshot keeps it anyway
                 originals[path] = None
-        old = originals[path]
-        if old is None:
-            return
-        lost = lost_definitions(old, content, self._context.request)
-        if lost:
-            names = ", ".join(lost[:8])
-            raise ValueError(
-                f"not written: this would delete {names} from {path}, and the request does not ask for"
-                " that. Write the whole file again with every existing function and class kept as it is"
-                " and only the requested change made."
-            )
+        return originals[path]
+
+    def _keep_definitions(self, path: str, content: str) -> tuple[str, Merge | None]:
+        """The content to write: as given, or, when it leaves out definitions the file has and the
+        request does not drop, the given definitions applied to the file in place. Raises when
+        neither keeps the user's definitions."""
+        if not path.endswith(".py") or (old := self._original(path)) is None:
+            return content, None
+        request = self._context.request
+        lost = lost_definitions(old, content, request)
+        if not lost:
+            return content, None
+        try:
+            current = self._context.files.read_text(path)
+        except (WorkspaceError, OSError):
+            current = old
+        merged = merge_definitions(
+            current, content, removable_names(request), keep_statements=asks_for_output(request)
+        )
+        if merged is not None and not lost_definitions(old, merged.text, request):
+            return merged.text, merged
+        names = ", ".join(lost[:8])
+        raise ValueError(
+            f"not written: this would delete {names} from {path}, and the request does not ask for"
+            " that. Write the whole file again with every existing function and class kept as it is"
+            " and only the requested change made."
+        )
 
 
 class DeleteFileTool(_EventTool):

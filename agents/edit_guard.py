@@ -44,11 +44,20 @@ def lost_definitions(old: str, new: str, request: str = "") -> list[str]:
         # One side does not parse: compare what a line scan finds at the top level.
         before, after = _TOP_LEVEL.findall(old), _TOP_LEVEL.findall(new)
     kept = set(after)
-    allowed = _removable(request)
+    allowed = removable_names(request)
     return [name for name in dict.fromkeys(before) if name not in kept and name.split(".")[-1] not in allowed]
 
 
-def _removable(request: str) -> set[str]:
+def removable_names(request: str) -> set[str]:
     if not _DROPS.search(request):
         return set()
     return set(re.findall(r"[A-Za-z_]\w*", request))
+
+
+_OUTPUT = re.compile(r"\b(print(s|ing)?|outputs?|shows?|displays?|calls?)\b", re.I)
+
+
+def asks_for_output(request: str) -> bool:
+    """Whether the request asks for something to be printed or called, so an edit's loose
+    statements (a print, a call) are part of what was asked."""
+    return bool(_OUTPUT.search(request))

@@ -276,11 +276,26 @@ def test_a_reply_cut_off_inside_its_block_says_so(workspace: Path) -> None:
     assert (workspace / "constants.py").read_text() == "N = 1\nprint(N)\n" and summary.checks_passed
 
 
-def test_a_refused_write_is_reported_and_fed_back(workspace: Path) -> None:
-    # A rewrite of util.py that drops double(), which the request does not ask to remove.
+def test_a_partial_answer_is_applied_in_place(workspace: Path) -> None:
+    # The 0.5B's usual answer to an edit: only the new function, and the print it was asked for.
     engine = ScriptedEngine(
         by_agent(
             coder=[files(("util.py", "def triple(x):\n    return 3 * x\n\n\nprint(triple(2))\n"))],
+            reviewer=[checks("assert triple(2) == 6", "assert double(2) == 4")],
+        )
+    )
+    summary, bus = run(engine, workspace, request="Add triple(x) to util.py and print triple(2).")
+    text = (workspace / "util.py").read_text()
+    assert text.startswith(UTIL) and "def triple(x)" in text and text.rstrip().endswith("print(triple(2))")
+    assert not events(bus, ToolCallFailed) and summary.checks_passed
+
+
+def test_a_refused_write_is_reported_and_fed_back(workspace: Path) -> None:
+    # A rewrite of util.py that drops double(), which the request does not ask to remove, and that
+    # does not parse, so it cannot be applied function by function either.
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("util.py", "def triple(x):\n    return 3 * x\n\n\nprint(triple(2)\n"))],
         )
     )
     summary, bus = run(engine, workspace, request="Add triple(x) to util.py and print triple(2).")

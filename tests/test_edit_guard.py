@@ -55,11 +55,22 @@ def _write(tmp_path: Path, request: str, content: str) -> tuple[str, ToolContext
 
 def test_the_write_tool_refuses_a_lossy_rewrite_and_changes_nothing(tmp_path: Path) -> None:
     (tmp_path / "mathx.py").write_text(MATHX)
-    result, context = _write(tmp_path, "Fix mean() in mathx.py", MEAN_ONLY)
+    # It does not parse, so it cannot be applied function by function either.
+    result, context = _write(tmp_path, "Fix mean() in mathx.py", MEAN_ONLY + "def broken(:\n")
     assert result.startswith("Error: not written") and "square" in result and "Stats" in result
     assert (tmp_path / "mathx.py").read_text() == MATHX
     assert not any(isinstance(e, FileChanged) for e in context.bus.history)
     assert any(isinstance(e, ToolCallFailed) for e in context.bus.history)
+
+
+def test_the_write_tool_applies_a_partial_answer_in_place(tmp_path: Path) -> None:
+    (tmp_path / "mathx.py").write_text(MATHX)
+    result, context = _write(tmp_path, "Fix mean() in mathx.py", MEAN_ONLY + "\n\nprint(mean([]))\n")
+    assert result.startswith("modified mathx.py") and "edited in place" in result
+    expected = MEAN_ONLY + MATHX[MATHX.index("\n\ndef square") :]
+    assert (tmp_path / "mathx.py").read_text() == expected  # the rest byte for byte, no example print
+    [changed] = [e for e in context.bus.history if isinstance(e, FileChanged)]
+    assert "-    return sum(xs) / (len(xs) + 1)" in changed.diff and "\n-def square" not in changed.diff
 
 
 def test_the_write_tool_takes_an_edit_that_keeps_everything(tmp_path: Path) -> None:
