@@ -18,7 +18,7 @@ from crewai.tools import BaseTool
 from pydantic import BaseModel, Field, PrivateAttr, create_model
 
 from agents.definition_merge import Merge, merge_definitions
-from agents.edit_guard import asks_for_output, lost_definitions, removable_names
+from agents.edit_guard import lost_definitions, removable_names
 from agents.events import (
     CheckRun,
     EventBus,
@@ -28,6 +28,7 @@ from agents.events import (
     ToolCallStarted,
     preview,
 )
+from agents.roles import asks_for_output
 from agents.written_checks import CheckOutcome, check_program, read_outcome
 from tools.sandbox import RunLimits, RunResult, run_command, run_pytest, run_python
 from tools.text_search import search_text

@@ -53,11 +53,3 @@ def removable_names(request: str) -> set[str]:
         return set()
     return set(re.findall(r"[A-Za-z_]\w*", request))
 
-
-_OUTPUT = re.compile(r"\b(print(s|ing)?|outputs?|shows?|displays?|calls?)\b", re.I)
-
-
-def asks_for_output(request: str) -> bool:
-    """Whether the request asks for something to be printed or called, so an edit's loose
-    statements (a print, a call) are part of what was asked."""
-    return bool(_OUTPUT.search(request))
