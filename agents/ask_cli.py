@@ -39,9 +39,7 @@ def format_event(event: Event) -> str | None:
         case RunStarted():
             return f"▶ run {event.run_id} in {event.workspace} ({event.rounds} round(s) at most)"
         case ContextRetrieved():
-            where = (
-                ", ".join(f"{c['path']}:{c['start_line']}-{c['end_line']}" for c in event.chunks) or "none"
-            )
+            where = ", ".join(hit.location for hit in event.chunks) or "none"
             return f"  context ({event.source}): {where}"
         case AgentStarted():
             return f"● {event.agent}" + (f" (round {event.round})" if event.round else "")

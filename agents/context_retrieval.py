@@ -1,5 +1,9 @@
 """Where the crew's code context comes from: the workspace's LanceDB index, or plain text search.
 
+Everything the crew retrieves lives here: the `Retriever` that gives the planner and coder their
+context, and the one `search_code` backend (`Searcher`). Both hand back `tools.search_hit.Hit`,
+the same type the page shows.
+
 The index is tried first (it re-scans the workspace cheaply before each request); if it cannot be
 used (no embedding model, a broken index), the crew says so and falls back to text search rather
 than working blind.
@@ -11,20 +15,44 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.crew_runner import Retriever, text_search_retriever
+from tools.search_hit import Hit
+from tools.text_search import search_text
 from tools.workspace_files import WorkspaceFiles
 
-CHARS_PER_TOKEN = 4
+Retriever = Callable[[str], tuple[str, list[Hit], str]]  # request -> (source, hits, prompt text)
+Searcher = Callable[[str, int], list[Hit]]  # the search_code backend: (query, k) -> hits
+
+
+def text_search_retriever(files: WorkspaceFiles, budget_chars: int) -> Retriever:
+    """Context from plain text search: the five best windows, as many as fit `budget_chars`."""
+
+    def retrieve(request: str) -> tuple[str, list[Hit], str]:
+        hits = search_text(files, request, k=5)
+        return "text search", hits, _context_text(hits, budget_chars)
+
+    return retrieve
+
+
+def _context_text(hits: list[Hit], budget_chars: int) -> str:
+    parts, used = [], 0
+    for hit in hits:
+        block = f"# {hit.location}\n{hit.snippet}"
+        if used + len(block) > budget_chars:
+            break
+        parts.append(block)
+        used += len(block)
+    return "\n".join(parts)
 
 
 def index_retriever(
     workspace: Path, token_budget: int = 400, opener: Callable[[], Any] | None = None
-) -> tuple[Retriever, Any]:
-    """A retriever over the code index, and a `search_code` backend sharing the same index.
+) -> tuple[Retriever, Searcher]:
+    """A retriever over the code index, and the `search_code` backend sharing the same index.
 
     `opener` returns an already opened CodeIndex (the GUI opens it in the background at start-up).
     """
     from tools.code_index import CodeIndex, retrieve_context
+    from tools.code_index.context import CHARS_PER_TOKEN
 
     fallback = text_search_retriever(WorkspaceFiles(workspace), token_budget * CHARS_PER_TOKEN)
     state: dict[str, Any] = {}
@@ -38,21 +66,22 @@ def index_retriever(
                 state["error"] = str(exc)
         return state["index"]
 
-    def retrieve(request: str) -> tuple[str, list[dict[str, Any]], str]:
+    def retrieve(request: str) -> tuple[str, list[Hit], str]:
         index = open_index()
         if index is None:
-            source, chunks, text = fallback(request)
-            return f"text search (index unavailable: {state['error']})", chunks, text
+            source, hits, text = fallback(request)
+            return f"text search (index unavailable: {state['error']})", hits, text
         context = retrieve_context(index, request, token_budget=token_budget)
         if context.error:
-            source, chunks, text = fallback(request)
-            return f"text search (index failed: {context.error})", chunks, text
-        return "index", [hit.to_dict() for hit in context.hits], context.as_prompt_text()
+            source, hits, text = fallback(request)
+            return f"text search (index failed: {context.error})", hits, text
+        return "index", context.hits, context.as_prompt_text()
 
-    def search(query: str, k: int) -> list[dict[str, Any]]:
+    def search_code(query: str, k: int) -> list[Hit]:
         index = open_index()
         if index is None:
             return []
-        return [hit.to_dict() for hit in index.search(query, k=k)]
+        index.try_update()  # cheap when little changed; never waits for a running update
+        return index.search(query, k=k)
 
-    return retrieve, search
+    return retrieve, search_code

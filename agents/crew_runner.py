@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from agents.context_retrieval import Retriever, Searcher, text_search_retriever
 from agents.crew_tools import (
     Check,
     ToolContext,
@@ -59,12 +59,9 @@ from models.engine import Engine
 from models.reply_budget import reply_budget_for
 from tools.run_snapshot import RunInfo, RunSnapshots, SnapshotError
 from tools.sandbox import RunLimits
-from tools.text_search import search_text
 from tools.workspace_files import WorkspaceFiles
 
 RETRY_TEMPERATURE = 0.7
-Retriever = Callable[[str], tuple[str, list[dict[str, Any]], str]]  # -> (source, chunks, prompt text)
-Searcher = Callable[[str, int], list[dict[str, Any]]]  # search_code backend: (query, k) -> hits
 
 
 @dataclass
@@ -98,25 +95,6 @@ class RunSummary:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def text_search_retriever(files: WorkspaceFiles, budget_chars: int) -> Retriever:
-    def retrieve(request: str) -> tuple[str, list[dict[str, Any]], str]:
-        hits = [hit.to_dict() for hit in search_text(files, request, k=5)]
-        return "text search", hits, _context_text(hits, budget_chars)
-
-    return retrieve
-
-
-def _context_text(hits: list[dict[str, Any]], budget_chars: int) -> str:
-    parts, used = [], 0
-    for hit in hits:
-        block = f"# {hit['path']}:{hit['start_line']}-{hit['end_line']}\n{hit['snippet']}"
-        if used + len(block) > budget_chars:
-            break
-        parts.append(block)
-        used += len(block)
-    return "\n".join(parts)
 
 
 def kickoff_one_agent(role: Role, llm: Any, tools: list[Any], description: str, expected: str) -> str:

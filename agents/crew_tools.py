@@ -31,6 +31,7 @@ from agents.events import (
 from agents.roles import asks_for_output
 from agents.written_checks import CheckOutcome, check_program, read_outcome
 from tools.sandbox import RunLimits, RunResult, run_command, run_pytest, run_python
+from tools.search_hit import Hit
 from tools.text_search import search_text
 from tools.workspace_files import WorkspaceError, WorkspaceFiles, unified_diff
 
@@ -44,7 +45,7 @@ class ToolContext:
     files: WorkspaceFiles
     bus: EventBus
     limits: RunLimits = field(default_factory=RunLimits)
-    searcher: Callable[[str, int], list[dict[str, Any]]] | None = None
+    searcher: Callable[[str, int], list[Hit]] | None = None  # agents.context_retrieval.Searcher
     agent: str = "coder"
     request: str = ""  # the user's words: a definition they ask to remove may go
     written: list[str] = field(default_factory=list)
@@ -315,14 +316,10 @@ class SearchCodeTool(_EventTool):
 
     def _do(self, query: str) -> str:
         context = self._context
-        hits = (
-            context.searcher(query, 5)
-            if context.searcher
-            else [hit.to_dict() for hit in search_text(context.files, query, k=5)]
-        )
+        hits = context.searcher(query, 5) if context.searcher else search_text(context.files, query, k=5)
         if not hits:
             return "No matches."
-        return "\n\n".join(f"{h['path']}:{h['start_line']}-{h['end_line']}\n{h['snippet']}" for h in hits)
+        return "\n\n".join(f"{hit.location}\n{hit.snippet}" for hit in hits)
 
 
 def expected_files_schema(files: list[str]) -> type[BaseModel]:

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from tools.search_hit import Hit
+
 PREVIEW_CHARS = 400
 
 
@@ -94,7 +96,7 @@ class ToolCallFailed(Event):
 class ContextRetrieved(Event):
     query: str
     source: str  # "index" | "text search" | "none"
-    chunks: list[dict[str, Any]]  # path, start_line, end_line, symbol, score, snippet
+    chunks: list[Hit]  # to_dict() gives them as dicts, for the JSON line form
 
 
 @dataclass

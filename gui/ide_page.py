@@ -46,6 +46,7 @@ from gui.workspace_actions import (
     undo_last_run,
 )
 from models.catalog import catalog_entry
+from tools.search_hit import Hit
 
 CONTEXT_HEADERS = ["file:lines", "symbol", "score", "snippet"]
 # Two globs that match the same files: Gradio's FileExplorer re-lists its folder only when root_dir,
@@ -317,7 +318,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                         yield chat_now, box, skip, skip, skip, skip, line, cancel_button
                 else:
                     lines, rows, source = _sidebar_outputs(view)
-                    hit_rows = [vars(c) for c in view.context]
+                    hit_rows = list(view.context)
                     chat_now = store.before(saver.handle) + view.messages
                     last = (chat_now, skip, lines, rows, source, hit_rows)
                     yield chat_now, box, lines, rows, source, hit_rows, line, cancel_button
@@ -449,17 +450,17 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         ).then(fresh_tree, None, explorer, api_visibility="private")
 
         def open_hit(
-            rows: list[dict[str, Any]], text: str, base: str, what: OpenedFile | None, evt: gr.SelectData
+            rows: list[Hit], text: str, base: str, what: OpenedFile | None, evt: gr.SelectData
         ) -> tuple[Any, ...]:
             row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
             if not rows or row is None or row >= len(rows):
                 return (*no_change, gr.skip())
             hit = rows[row]
-            shown = show_file(hit["path"], text, base, what)
+            shown = show_file(hit.path, text, base, what)
             if not isinstance(shown[1], str):
                 return (*shown, gr.skip())  # unsaved edits: not opened
-            where = f"`{shown[1]}` lines {hit['start_line']}-{hit['end_line']}"
-            return (*shown[:2], where, *shown[3:], hit["start_line"])
+            where = f"`{shown[1]}` lines {hit.start_line}-{hit.end_line}"
+            return (*shown[:2], where, *shown[3:], hit.start_line)
 
         line = gr.Number(visible=False)
         context.select(

@@ -1,5 +1,5 @@
-"""Fold a crew run's events into what the IDE shows: chat turns, the tool-call timeline, the
-retrieved context and the run's diffs. Plain data (Gradio's message dicts), no Gradio import,
+"""Fold a crew run's events into what the IDE shows: chat turns, the tool-call timeline and the
+retrieved context. Plain data (Gradio's message dicts), no Gradio import,
 so it is tested without a browser."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from agents.events import (
     CheckRun,
     ContextRetrieved,
     Event,
-    FileChanged,
     Notice,
     ReviewVerdict,
     RunFinished,
@@ -24,6 +23,7 @@ from agents.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
+from tools.search_hit import Hit
 
 MESSAGE_CHARS = 6000  # a streamed turn longer than this shows its tail: the browser stays fast
 AGENT_TITLES = {"planner": "Planner", "coder": "Coder", "reviewer": "Reviewer", "checks": "Checks"}
@@ -38,16 +38,6 @@ class TimelineRow:
     status: str  # pending | done | error
     result: str = ""
     duration_s: float | None = None
-
-
-@dataclass
-class ContextRow:
-    path: str
-    start_line: int
-    end_line: int
-    symbol: str
-    score: float
-    snippet: str
 
 
 def _arguments_text(arguments: dict[str, Any], limit: int = 300) -> str:
@@ -66,9 +56,8 @@ class RunView:
     request: str
     messages: list[dict[str, Any]] = field(default_factory=list)
     timeline: list[TimelineRow] = field(default_factory=list)
-    context: list[ContextRow] = field(default_factory=list)
+    context: list[Hit] = field(default_factory=list)
     context_source: str = ""
-    diffs: dict[str, str] = field(default_factory=dict)  # path -> latest diff
     finished: RunFinished | None = None
     _agent_message: int | None = None
     _agent_text: str = ""
@@ -92,17 +81,7 @@ class RunView:
 
     def _on_context_retrieved(self, event: ContextRetrieved) -> None:
         self.context_source = event.source
-        self.context = [
-            ContextRow(
-                path=str(c.get("path", "")),
-                start_line=int(c.get("start_line", 0) or 0),
-                end_line=int(c.get("end_line", 0) or 0),
-                symbol=str(c.get("symbol") or ""),
-                score=float(c.get("score", 0.0) or 0.0),
-                snippet=str(c.get("snippet", "")),
-            )
-            for c in event.chunks
-        ]
+        self.context = list(event.chunks)
         listing = "\n".join(f"- `{r.path}:{r.start_line}-{r.end_line}` {r.symbol}" for r in self.context)
         self.say(
             listing or "Nothing relevant found.", title=f"Context: {len(self.context)} from {event.source}"
@@ -201,9 +180,6 @@ class RunView:
             )
         )
 
-    def _on_file_changed(self, event: FileChanged) -> None:
-        self.diffs[event.path] = event.diff
-
     def _on_review_verdict(self, event: ReviewVerdict) -> None:
         checks_failed, self._round_check_failed = self._round_check_failed, False
         if event.approved and checks_failed:
@@ -222,8 +198,3 @@ class RunView:
         self.finished = event
         files = ", ".join(f"`{f}`" for f in event.files_changed) or "none"
         self.say(f"**Done** in {event.duration_s:.1f} s: {event.message}\n\nFiles changed: {files}")
-
-    # ---------- derived ----------
-    @property
-    def diff_text(self) -> str:
-        return "".join(self.diffs.values())

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
-from gui.run_view import ContextRow, TimelineRow
+from gui.run_view import TimelineRow
+from tools.search_hit import Hit
 
 STATUS_COLOURS = {"pending": "#d97706", "done": "#16a34a", "error": "#dc2626"}
 
@@ -29,7 +30,7 @@ def timeline_html(rows: list[TimelineRow]) -> str:
     return f'<ol class="lc-timeline">{"".join(items)}</ol>'
 
 
-def context_rows(rows: list[ContextRow]) -> list[list[str]]:
+def context_rows(rows: list[Hit]) -> list[list[str]]:
     """Rows for the context table: file:lines, symbol, score, snippet (first lines)."""
     return [
         [

@@ -1,4 +1,4 @@
-"""Planner context within a token budget, the search_code tool text, and the CLI functions."""
+"""Planner context within a token budget, the search_code backend, and the CLI functions."""
 
 import json
 
@@ -6,13 +6,12 @@ import pytest
 
 from tools.code_index import (
     CodeIndex,
-    SearchHit,
+    Hit,
     build_context,
     cli_index,
     cli_search,
     estimate_tokens,
     retrieve_context,
-    search_code,
 )
 
 SOURCES = {
@@ -84,7 +83,7 @@ def test_context_respects_a_small_budget(index):
 
 def test_a_hit_is_cut_to_fit_with_its_lines_adjusted():
     long = "\n".join(f"    line_{i} = compute({i})" for i in range(60))
-    hit = SearchHit("big.py", 10, 69, "big", "python", 0.03, long)
+    hit = Hit("big.py", 10, 69, "big", "python", 0.03, long)
     ctx = build_context("q", [hit], 200)
     assert len(ctx.hits) == 1 and ctx.tokens_used <= 200
     cut = ctx.hits[0]
@@ -102,10 +101,18 @@ def test_retrieval_failure_gives_an_empty_context(index, monkeypatch):
     assert ctx.hits == [] and "disk on fire" in ctx.error and ctx.as_prompt_text() == ""
 
 
-def test_search_code_tool_text(index):
-    text = search_code(index, "value-added tax", k=2)
-    assert "shop/tax.py" in text and "def add_vat" in text
-    assert search_code(index, "tax", path_glob="*.rs") == "No matching code found in the workspace."
+def test_search_code_backend_refreshes_and_shares_the_index(index):
+    from agents.context_retrieval import index_retriever
+
+    index.update()
+    (index.workspace / "shop" / "refund.py").write_text("def refund_order(order):\n    return -1\n")
+    retrieve, search_code = index_retriever(index.workspace, opener=lambda: index)
+    hits = search_code("value-added tax", 2)
+    assert hits and all(isinstance(hit, Hit) for hit in hits)
+    assert any(hit.path == "shop/tax.py" and "def add_vat" in hit.snippet for hit in hits)
+    assert any(hit.path == "shop/refund.py" for hit in search_code("refund order", 3))  # re-scanned first
+    source, context_hits, text = retrieve("add value-added tax")
+    assert source == "index" and context_hits and "shop/tax.py" in text
 
 
 def test_cli_index_and_search(index, capsys):

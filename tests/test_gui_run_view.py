@@ -9,7 +9,6 @@ from agents.events import (
     AgentStarted,
     CheckRun,
     ContextRetrieved,
-    FileChanged,
     ReviewVerdict,
     RunFinished,
     TokenChunk,
@@ -19,6 +18,7 @@ from agents.events import (
 )
 from gui.run_view import MESSAGE_CHARS, RunView, fence
 from gui.sidebar_html import context_rows, timeline_html
+from tools.search_hit import Hit
 
 
 def _finished(**changes: object) -> RunFinished:
@@ -129,23 +129,14 @@ def test_failed_and_malformed_calls_show_in_red() -> None:
     assert view.messages[-1]["metadata"]["title"].endswith("(failed)")
 
 
-def test_context_rows_checks_diffs_and_the_end() -> None:
+def test_context_rows_checks_and_the_end() -> None:
     view = RunView("x")
-    chunk = {
-        "path": "calc.py",
-        "start_line": 3,
-        "end_line": 9,
-        "symbol": "add",
-        "score": 0.0321,
-        "snippet": "def add(a, b):\n    return a + b",
-    }
+    chunk = Hit("calc.py", 3, 9, "add", "python", 0.0321, "def add(a, b):\n    return a + b")
     view.apply(ContextRetrieved(query="x", source="index", chunks=[chunk]))
     assert context_rows(view.context) == [["calc.py:3-9", "add", "0.032", "def add(a, b): return a + b"]]
     assert view.messages[-1]["metadata"]["title"] == "Context: 1 from index"
     view.apply(_check(passed=False, stderr_tail="NameError"))
     assert view.timeline[-1].status == "error" and "NameError" in view.messages[-1]["content"]
-    view.apply(FileChanged(path="a.py", action="created", diff="+++ b/a.py\n+x = 1\n"))
-    assert "+x = 1" in view.diff_text
     view.apply(_finished())
     assert view.finished is not None and "`a.py`" in view.messages[-1]["content"]
 

@@ -92,4 +92,3 @@ class FileLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
-

@@ -3,31 +3,19 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
 
+from tools.search_hit import Hit
 from tools.workspace_files import WorkspaceError, WorkspaceFiles
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{1,}")
 
 
-@dataclass(frozen=True)
-class TextHit:
-    path: str
-    start_line: int
-    end_line: int
-    score: float
-    snippet: str
-
-    def to_dict(self) -> dict[str, object]:
-        return {**asdict(self), "symbol": None}
-
-
-def search_text(files: WorkspaceFiles, query: str, k: int = 5, context: int = 2) -> list[TextHit]:
+def search_text(files: WorkspaceFiles, query: str, k: int = 5, context: int = 2) -> list[Hit]:
     """Lines scored by how many distinct query words they contain; best k windows, one per line."""
     words = {w.lower() for w in _WORD.findall(query)}
     if not words:
         return []
-    hits: list[TextHit] = []
+    hits: list[Hit] = []
     for rel in files.list_files():
         try:
             lines = files.read_text(rel).splitlines()
@@ -40,9 +28,9 @@ def search_text(files: WorkspaceFiles, query: str, k: int = 5, context: int = 2)
             if score:
                 start, end = max(1, number - context), min(len(lines), number + context)
                 snippet = "\n".join(lines[start - 1 : end])
-                hits.append(TextHit(rel, start, end, float(score) + path_bonus, snippet))
+                hits.append(Hit(rel, start, end, "", "", float(score) + path_bonus, snippet))
     hits.sort(key=lambda hit: (-hit.score, hit.path, hit.start_line))
-    chosen: list[TextHit] = []
+    chosen: list[Hit] = []
     for hit in hits:
         if all(
             hit.path != c.path or hit.start_line > c.end_line or hit.end_line < c.start_line for c in chosen

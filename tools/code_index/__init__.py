@@ -9,18 +9,18 @@ Importing this package is cheap: LanceDB, sentence-transformers and torch load o
     ctx.as_prompt_text(); ctx.to_dict()            # planner prompt / "retrieved context" event
 """
 
+from tools.search_hit import Hit
+
 from .chunking import Chunk, Chunker
 from .cli import TqdmProgress, cli_index, cli_search
 from .context import (
     RetrievedContext,
     build_context,
     estimate_tokens,
-    format_hits,
     retrieve_context,
-    search_code,
 )
 from .embedder import Embedder, EmbedderError, default_model_path
-from .hybrid_search import SearchHit, SearchMode
+from .hybrid_search import SearchMode
 from .indexer import CodeIndex, IndexProgress, IndexReport
 
 __all__ = [
@@ -32,7 +32,7 @@ __all__ = [
     "IndexProgress",
     "IndexReport",
     "RetrievedContext",
-    "SearchHit",
+    "Hit",
     "SearchMode",
     "TqdmProgress",
     "build_context",
@@ -40,7 +40,5 @@ __all__ = [
     "cli_search",
     "default_model_path",
     "estimate_tokens",
-    "format_hits",
     "retrieve_context",
-    "search_code",
 ]

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .embedder import Embedder, EmbedderError
-from .hybrid_search import MODES, SearchHit
+from .hybrid_search import MODES, Hit
 from .indexer import CodeIndex, IndexProgress, IndexReport
 
 
@@ -97,7 +97,7 @@ def cli_index(workspace: str | Path, as_json: bool = False) -> int:
     return 0
 
 
-def format_hit_line(i: int, hit: SearchHit, snippet_lines: int = 6) -> str:
+def format_hit_line(i: int, hit: Hit, snippet_lines: int = 6) -> str:
     head = f"{i}. {hit.path}:{hit.start_line}-{hit.end_line}"
     if hit.symbol:
         head += f"  {hit.symbol}"

@@ -1,4 +1,4 @@
-"""What retrieval hands to the models: the planner's context and the ``search_code`` tool's text.
+"""What retrieval hands to the planner: the hits that fit a token budget, as prompt text.
 
 ``retrieve_context`` returns data only (no events): the crew emits ``RetrievedContext.to_dict()``
 as its "retrieved context" event, and ``as_prompt_text()`` is exactly the text the planner gets,
@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .hybrid_search import SearchHit
+from .hybrid_search import Hit
 
 if TYPE_CHECKING:
     from .indexer import CodeIndex
@@ -29,7 +29,7 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
-def format_hit(hit: SearchHit, with_score: bool = True) -> str:
+def format_hit(hit: Hit, with_score: bool = True) -> str:
     """One hit as a Markdown block: location, symbol, score, fenced code."""
     head = f"### {hit.path} lines {hit.start_line}-{hit.end_line}"
     if hit.symbol:
@@ -46,7 +46,7 @@ class RetrievedContext:
     """The hits that fit the token budget, in rank order, and the prompt text made of them."""
 
     request: str
-    hits: list[SearchHit] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
     token_budget: int = 0
     tokens_used: int = 0
     dropped: int = 0  # hits found but left out for lack of budget
@@ -68,7 +68,7 @@ class RetrievedContext:
         }
 
 
-def _truncate(hit: SearchHit, max_tokens: int, intro_cost: int) -> SearchHit | None:
+def _truncate(hit: Hit, max_tokens: int, intro_cost: int) -> Hit | None:
     """The hit with its snippet cut (whole lines) so its block costs at most ``max_tokens``."""
     lines = hit.snippet.split("\n")
     exact_lines = len(lines) == hit.end_line - hit.start_line + 1
@@ -83,7 +83,7 @@ def _truncate(hit: SearchHit, max_tokens: int, intro_cost: int) -> SearchHit | N
     return None
 
 
-def build_context(request: str, hits: list[SearchHit], token_budget: int) -> RetrievedContext:
+def build_context(request: str, hits: list[Hit], token_budget: int) -> RetrievedContext:
     """Greedy fit: hits in rank order while they fit; the first that does not fit is cut to
     the remaining budget if enough is left, later smaller hits may still fit."""
     ctx = RetrievedContext(request=request, token_budget=token_budget)
@@ -135,36 +135,3 @@ def retrieve_context(
         return RetrievedContext(request=request, token_budget=token_budget, error=str(exc))
     return build_context(request, hits, token_budget)
 
-
-def format_hits(hits: list[SearchHit], max_chars: int = 6000) -> str:
-    """Text for an agent's ``search_code`` tool: the hits as Markdown blocks, capped in size."""
-    if not hits:
-        return "No matching code found in the workspace."
-    out: list[str] = []
-    size = 0
-    for hit in hits:
-        block = format_hit(hit)
-        if out and size + len(block) > max_chars:
-            out.append(f"({len(hits) - len(out)} more results left out)")
-            break
-        out.append(block)
-        size += len(block) + 2
-    return "\n\n".join(out)
-
-
-def search_code(
-    index: CodeIndex,
-    query: str,
-    k: int = 5,
-    path_glob: str | None = None,
-    refresh: bool = True,
-) -> str:
-    """The ``search_code`` tool body: search (after a cheap re-scan) and format for a model."""
-    try:
-        if refresh:
-            index.try_update()
-        hits = index.search(query, k=k, path_glob=path_glob)
-    except Exception as exc:  # noqa: BLE001 - a tool reports errors as text to the agent
-        log.exception("search_code failed")
-        return f"search_code failed: {exc}"
-    return format_hits(hits)

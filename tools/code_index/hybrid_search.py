@@ -11,36 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Literal
+
+from tools.search_hit import Hit
 
 from .globs import path_matches
 
 SearchMode = Literal["hybrid", "vector", "fts"]
 MODES: tuple[str, ...] = ("hybrid", "vector", "fts")
 RRF_K = 60
-
-
-@dataclass(slots=True)
-class SearchHit:
-    """One result: a span of a workspace file (1-based inclusive lines) and its text."""
-
-    path: str
-    start_line: int
-    end_line: int
-    symbol: str
-    language: str
-    score: float
-    snippet: str
-    vector_score: float | None = None  # cosine similarity, when the vector side found it
-    fts_score: float | None = None  # BM25, when the full-text side found it
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @property
-    def location(self) -> str:
-        return f"{self.path}:{self.start_line}-{self.end_line}"
 
 
 @dataclass(slots=True)
@@ -188,7 +168,7 @@ def _best(a: float | None, b: float | None) -> float | None:
     return max(a, b)
 
 
-def finalize(lists: dict[str, list[Candidate]], k: int, path_glob: str | None, mode: str) -> list[SearchHit]:
+def finalize(lists: dict[str, list[Candidate]], k: int, path_glob: str | None, mode: str) -> list[Hit]:
     """Fuse (hybrid) or score (single side), filter by glob, merge overlaps, keep ``k``."""
     if path_glob:
         lists = {s: [c for c in cs if path_matches(path_glob, c.path)] for s, cs in lists.items()}
@@ -201,7 +181,7 @@ def finalize(lists: dict[str, list[Candidate]], k: int, path_glob: str | None, m
         cands = side
     merged = merge_overlapping(cands)[:k]
     return [
-        SearchHit(
+        Hit(
             path=c.path,
             start_line=c.start_line,
             end_line=c.end_line,

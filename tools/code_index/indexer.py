@@ -34,7 +34,7 @@ from tools.atomic_files import FileLock
 from .chunking import CHUNKER_VERSION, Chunk, Chunker, content_hash
 from .embedder import Embedder
 from .globs import glob_to_sql_like
-from .hybrid_search import MODES, SearchHit, finalize, fts_document, fts_query_text
+from .hybrid_search import MODES, Hit, finalize, fts_document, fts_query_text
 from .index_store import OPTIMIZE_AFTER_ROWS, IndexStore, schema_for, sql_str, table_name_for
 from .location import resolve_index_dir
 from .manifest import STATUS_OK, FileEntry, Manifest
@@ -247,7 +247,7 @@ class CodeIndex:
     # -- search ------------------------------------------------------------------------------
     def search(
         self, query: str, k: int = 8, path_glob: str | None = None, mode: str = "hybrid"
-    ) -> list[SearchHit]:
+    ) -> list[Hit]:
         """Best ``k`` hits for ``query``; ``mode`` is "hybrid", "vector" or "fts".
 
         ``path_glob`` keeps files matching it (``*.py``, ``tools/**``, ``src/*/models.py``).
