@@ -35,7 +35,6 @@ from gui.model_panel_data import (
 from gui.run_review import redo_last_undo, reject_file, run_files
 from gui.run_view import RunView
 from gui.sidebar_html import SIDEBAR_CSS, context_rows, timeline_html
-from gui.user_settings import KV_CHOICES
 from gui.workspace_actions import (
     OpenedFile,
     language_for,
@@ -46,6 +45,7 @@ from gui.workspace_actions import (
     undo_last_run,
 )
 from models.catalog import catalog_entry
+from models.offload_planner import KV_TYPES as KV_CHOICES
 from tools.search_hit import Hit
 
 CONTEXT_HEADERS = ["file:lines", "symbol", "score", "snippet"]

@@ -10,10 +10,10 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from models.offload_planner import KV_TYPES
 from tools.atomic_files import atomic_write
 
 CONFIG_ENV = "LOCALCREW_CONFIG_DIR"
-KV_CHOICES = ("f16", "q8_0", "q4_0")
 
 
 @dataclass
@@ -30,7 +30,7 @@ class UserSettings:
     def validated(self) -> UserSettings:
         """Clamp values a hand-edited file could get wrong, so a bad file never stops the app."""
         self.n_ctx = min(max(int(self.n_ctx), 512), 131072)
-        self.kv_type = self.kv_type if self.kv_type in KV_CHOICES else "f16"
+        self.kv_type = self.kv_type if self.kv_type in KV_TYPES else "f16"
         if self.n_gpu_layers is not None:
             self.n_gpu_layers = max(-1, int(self.n_gpu_layers))
         self.rounds = min(max(int(self.rounds), 1), 10)

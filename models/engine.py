@@ -221,8 +221,8 @@ class Engine:
     def _construct(self, n_gpu_layers: int, plan: OffloadPlan) -> Any:
         import llama_cpp
 
-        kv_types = {"f16": llama_cpp.GGML_TYPE_F16, "q8_0": llama_cpp.GGML_TYPE_Q8_0,
-                    "q4_0": llama_cpp.GGML_TYPE_Q4_0}  # fmt: skip
+        # The KV types are those of models.offload_planner.KV_TYPES, named as llama.cpp names them.
+        kv_type = getattr(llama_cpp, f"GGML_TYPE_{self.settings.kv_type.upper()}")
         factory = self._llama_factory or _metered_llama_class()
         llm = factory(
             model_path=str(self.model_path),
@@ -232,8 +232,8 @@ class Engine:
             n_gpu_layers=n_gpu_layers,
             n_threads=self.settings.n_threads,
             seed=self.settings.seed,
-            type_k=kv_types[self.settings.kv_type],
-            type_v=kv_types[self.settings.kv_type],
+            type_k=kv_type,
+            type_v=kv_type,
             flash_attn=plan.flash_attn,
             verbose=False,
         )
