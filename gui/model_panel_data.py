@@ -111,6 +111,6 @@ def download_needed(choice: str) -> bool:
     entry = catalog_entry(choice)
     if entry is None or entry.repo is None:
         return False
-    from models.download import cached_model_path
+    from models.model_cache import cached_model_path
 
     return cached_model_path(entry) is None

