@@ -53,7 +53,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools.sandbox import _cgroup, _staging
-from tools.sandbox._launcher import PROTECTED_DIRS, SANDBOX_ID, STAGE_HOME
+from tools.sandbox._launcher import SANDBOX_ID, STAGE_HOME
+from tools.workspace_files import PROTECTED_DIRS
 
 IS_LINUX = sys.platform.startswith("linux")
 
@@ -373,7 +374,8 @@ def _run(root: Path, argv: list[str], limits: RunLimits, run_dir: str, cgroups: 
     if IS_LINUX:
         python = [sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
         # What the workspace holds now: the staging copy is compared with it after the run.
-        before = _staging.manifest(str(root), _staging.bound_names(str(root), python))
+        bound = _staging.bound_names(str(root), python)
+        before = _staging.manifest(str(root), bound)
         status_r, status_w = os.pipe()
         stage_parent, stage_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         config = {
@@ -395,6 +397,7 @@ def _run(root: Path, argv: list[str], limits: RunLimits, run_dir: str, cgroups: 
             # Where the program's Python lives (a venv under /tmp must stay reachable). Read here:
             # the launcher runs with -S, where a venv's sys.prefix is not set yet (Python 3.11).
             "python": python,
+            "bound": sorted(bound),
             "user_homes": _user_homes(),
         }
         launch = [sys.executable, "-I", "-S", LAUNCHER, "--launch"]

@@ -50,12 +50,6 @@ SIOCGIFFLAGS = 0x8913
 SIOCSIFFLAGS = 0x8914
 IFF_UP = 0x1
 
-# Inside the workspace, still read-only to the program and never applied back: git history (a
-# planted hook would run at the user's next commit, outside the sandbox) and LocalCrew's undo.
-PROTECTED_DIRS = (".git", ".localcrew")
-# Top-level folders bound read-only instead of copied into staging: large and not the program's
-# to change (environments, caches).
-BOUND_DIRS = (*PROTECTED_DIRS, ".venv", "venv", "node_modules", ".tox", ".nox", ".mypy_cache", ".ruff_cache")
 # The uid (and gid) a root IDE's program runs as: unused on the host, so it owns nothing there.
 SANDBOX_ID = 1_879_000_000
 STAGE_WS, STAGE_HOME = "ws", "home"
@@ -381,13 +375,7 @@ def _stage(libc, config: dict, report: dict, workspace: str, owner: int | None) 
         if owner is not None:
             os.chown("tmp", owner, owner, dir_fd=home_fd)
         os.close(home_fd)
-        python_tops = {
-            os.path.relpath(os.path.realpath(path), workspace).split(os.sep)[0]
-            for path in config["python"]
-            if os.path.commonpath([workspace, os.path.realpath(path)]) == workspace
-            and os.path.realpath(path) != workspace
-        }
-        skip = set(BOUND_DIRS) | python_tops
+        skip = set(config["bound"])  # the parent's `_staging.bound_names`, so both sides agree
         counts = {"bytes": 0, "files": 0, "uncopied": []}
         src = os.open(workspace, os.O_RDONLY | os.O_DIRECTORY)
         dst = os.open(STAGE_WS, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=root_fd)

@@ -24,7 +24,15 @@ import os
 import stat
 from dataclasses import dataclass, field
 
-from tools.sandbox._launcher import BOUND_DIRS, PROTECTED_DIRS, STAGE_WS
+from tools.sandbox._launcher import STAGE_WS
+from tools.workspace_files import PROTECTED_DIRS
+
+# Top-level folders bound read-only instead of copied into staging: large and not the program's
+# to change (environments, caches), or never the program's to change (PROTECTED_DIRS: git
+# history, where a planted hook would run at the user's next commit, and LocalCrew's undo).
+BOUND_DIRS = (
+    *sorted(PROTECTED_DIRS), ".venv", "venv", "node_modules", ".tox", ".nox", ".mypy_cache", ".ruff_cache"
+)  # fmt: skip
 
 # Deeper folders are neither listed nor applied: a recursion limit, and no project needs them.
 MAX_DEPTH = 64
@@ -89,7 +97,7 @@ def _scan(fd: int, prefix: str, found: Manifest, skip_top: set[str]) -> None:
 
 
 def bound_names(root: str, python_paths: list[str]) -> set[str]:
-    """The top-level names the launcher binds instead of copying (it decides the same way)."""
+    """The top-level names the launcher binds instead of copying (it is given this set)."""
     names = set(BOUND_DIRS)
     for path in python_paths:
         real = os.path.realpath(path)
