@@ -428,7 +428,9 @@ class CrewRunner:
             "the files, each whole in a code block",
         )
         context.agent = "coder"
-        blocks = file_blocks(reply, allowed_files)
+        # A follow-up's code block without a file name is about the one file the last run changed.
+        fallback = self._earlier[0] if len(self._earlier) == 1 else None
+        blocks = file_blocks(reply, allowed_files, fallback)
         problems: list[str] = []
         if not blocks:
             cut = (

@@ -75,10 +75,10 @@ def _path_inside(code: str) -> str | None:
     return match.group(1) if match else None
 
 
-def file_blocks(reply: str, expected: list[str]) -> list[FileBlock]:
+def file_blocks(reply: str, expected: list[str], fallback: str | None = None) -> list[FileBlock]:
     """The files a reply writes, last version of each. A block without a path belongs to the one
-    expected file when there is exactly one; output or shell blocks are never files. With expected
-    files, only those may be written."""
+    expected file when there is exactly one (else to `fallback`: the file a follow-up is about);
+    output or shell blocks are never files. With expected files, only those may be written."""
     found: dict[str, str] = {}
     for before, language, code in _blocks(reply):
         if language in _NOT_FILES or not code.strip():
@@ -86,6 +86,8 @@ def file_blocks(reply: str, expected: list[str]) -> list[FileBlock]:
         path = _path_before(before) or _path_inside(code)
         if path is None and len(expected) == 1:
             path = expected[0]
+        elif path is None and not expected:
+            path = fallback
         if path is None or (expected and path not in expected):
             continue
         if language in ("python", "py", "") and not path.endswith(".py"):

@@ -413,6 +413,21 @@ def test_a_follow_up_sees_the_previous_request_and_edits_its_file(workspace: Pat
     assert summary.files_changed == ["total_calc.py"]
 
 
+def test_a_follow_up_answered_with_one_nameless_function_edits_the_last_runs_file(workspace: Path) -> None:
+    two = GOOD.replace("\n\n\nprint", "\n\n\ndef count(xs):\n    return len(xs)\n\n\nprint")
+    run(one_round("total_calc.py", two), workspace)
+    # The 0.5B's usual follow-up answer: the one changed function, in a block with no file name.
+    fixed = "def total(xs):\n    return sum(abs(x) for x in xs)\n"
+    engine = ScriptedEngine(
+        by_agent(coder=[f"{FENCE}python\n{fixed}{FENCE}\n"], reviewer=[checks("assert total([-1, 2]) == 3")])
+    )
+    summary, _ = run(engine, workspace, request="Now make it add absolute values.")
+    assert summary.files_changed == ["total_calc.py"] and summary.checks_passed
+    assert (workspace / "total_calc.py").read_text() == two.replace(
+        "return sum(xs)", "return sum(abs(x) for x in xs)"
+    )
+
+
 def test_after_an_undo_the_undone_request_is_not_the_previous_one(workspace: Path) -> None:
     from tools.run_snapshot import RunSnapshots
 
