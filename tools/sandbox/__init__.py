@@ -54,7 +54,7 @@ from pathlib import Path
 
 from tools.sandbox import _cgroup, _staging
 from tools.sandbox._launcher import SANDBOX_ID, STAGE_HOME
-from tools.workspace_files import PROTECTED_DIRS
+from tools.workspace_files import PROTECTED_DIRS, WorkspaceError, WorkspaceFiles
 
 IS_LINUX = sys.platform.startswith("linux")
 
@@ -170,8 +170,6 @@ def run_python(
     """Run a Python file of the workspace with `sys.executable`, cwd = workspace."""
     root, path = _confine(workspace, rel_file)
     if not path.is_file():
-        from tools.workspace_files import WorkspaceError
-
         raise WorkspaceError(f"cannot run {rel_file!r}: not a file")
     argv = [sys.executable, path.relative_to(root).as_posix(), *(args or [])]
     return run_command(root, argv, limits or RunLimits())
@@ -292,9 +290,6 @@ def _sweep_stale_homes() -> None:
 
 
 def _confine(workspace: Path, rel: str) -> tuple[Path, Path]:
-    # Imported here so this file still runs as the stdlib-only launcher script.
-    from tools.workspace_files import WorkspaceError, WorkspaceFiles
-
     files = WorkspaceFiles(workspace)
     path = files.resolve(rel)
     if not path.exists():
@@ -365,69 +360,104 @@ class _Tail:
         return body
 
 
+@dataclass
+class _Started:
+    """A program started, and what the parent keeps to read the launcher's side afterwards."""
+
+    proc: subprocess.Popen
+    status_r: int = -1  # the launcher's report pipe (Linux)
+    stage_parent: socket.socket | None = None  # the launcher sends its staging copy's fd here
+    before: _staging.Manifest | None = None  # the workspace as it was, to compare staging with
+
+
+@dataclass
+class _Pumped:
+    """What the program printed and how its run ended, once every process of it is gone."""
+
+    tails: dict[str, _Tail]
+    duration: float
+    kill_reason: str | None  # "output", "memory" or "time"; None when it exited by itself
+    watched_memory: bool
+
+
 def _run(root: Path, argv: list[str], limits: RunLimits, run_dir: str, cgroups: dict) -> RunResult:
+    started = _start(root, argv, limits, run_dir, cgroups)
+    pumped = _pump(started.proc, limits, cgroups)
+    return _collect(started, pumped, root, argv, limits, cgroups)
+
+
+def _start(root: Path, argv: list[str], limits: RunLimits, run_dir: str, cgroups: dict) -> _Started:
     env = _clean_env(run_dir)
-    status_r = status_w = -1
-    stage_parent: socket.socket | None = None
-    before: _staging.Manifest | None = None
-    cgroup = cgroups["pids"]
     if IS_LINUX:
-        python = [sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
-        # What the workspace holds now: the staging copy is compared with it after the run.
-        bound = _staging.bound_names(str(root), python)
-        before = _staging.manifest(str(root), bound)
-        status_r, status_w = os.pipe()
-        stage_parent, stage_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        config = {
-            "argv": argv,
-            "memory_bytes": limits.memory_mb * 1024 * 1024 if limits.memory_mb else None,
-            "file_bytes": limits.file_mb * 1024 * 1024 if limits.file_mb else None,
-            "nproc": limits.max_processes + EXTRA_TASKS,
-            "network": limits.network,
-            "cgroup": cgroup,
-            "memory_cgroup": cgroups["memory"],
-            "status_fd": status_w,
-            "stage_socket": stage_child.fileno(),
-            "run_dir": run_dir,
-            "stage_bytes": limits.stage_mb << 20,
-            "write_bytes": limits.write_mb << 20,
-            "max_files": limits.max_files,
-            "as_root": os.geteuid() == 0,
-            "parent_pid": os.getpid(),
-            # Where the program's Python lives (a venv under /tmp must stay reachable). Read here:
-            # the launcher runs with -S, where a venv's sys.prefix is not set yet (Python 3.11).
-            "python": python,
-            "bound": sorted(bound),
-            "user_homes": _user_homes(),
-        }
-        launch = [sys.executable, "-I", "-S", LAUNCHER, "--launch"]
-        proc = subprocess.Popen(
-            [*launch, json.dumps(config)],
-            cwd=root,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            pass_fds=(status_w, stage_child.fileno()),
-        )
-        os.close(status_w)
-        stage_child.close()
+        return _start_launcher(root, argv, limits, run_dir, cgroups, env)
+    kwargs: dict = {}
+    if os.name == "nt":
+        kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
     else:
-        kwargs: dict = {}
-        if os.name == "nt":
-            kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
-        else:
-            kwargs["start_new_session"] = True
-        proc = subprocess.Popen(
-            argv,
-            cwd=root,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            **kwargs,
-        )
+        kwargs["start_new_session"] = True
+    proc = subprocess.Popen(
+        argv,
+        cwd=root,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **kwargs,
+    )
+    return _Started(proc)
+
+
+def _start_launcher(
+    root: Path, argv: list[str], limits: RunLimits, run_dir: str, cgroups: dict, env: dict[str, str]
+) -> _Started:
+    """Start the program through the launcher (Linux): namespaces, staging copy, filters."""
+    python = [sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
+    bound = _staging.bound_names(str(root), python)
+    # What the workspace holds now: the staging copy is compared with it after the run.
+    before = _staging.manifest(str(root), bound)
+    status_r, status_w = os.pipe()
+    stage_parent, stage_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    config = {
+        "argv": argv,
+        "memory_bytes": limits.memory_mb * 1024 * 1024 if limits.memory_mb else None,
+        "file_bytes": limits.file_mb * 1024 * 1024 if limits.file_mb else None,
+        "nproc": limits.max_processes + EXTRA_TASKS,
+        "network": limits.network,
+        "cgroup": cgroups["pids"],
+        "memory_cgroup": cgroups["memory"],
+        "status_fd": status_w,
+        "stage_socket": stage_child.fileno(),
+        "run_dir": run_dir,
+        "stage_bytes": limits.stage_mb << 20,
+        "write_bytes": limits.write_mb << 20,
+        "max_files": limits.max_files,
+        "as_root": os.geteuid() == 0,
+        "parent_pid": os.getpid(),
+        # Where the program's Python lives (a venv under /tmp must stay reachable). Read here:
+        # the launcher runs with -S, where a venv's sys.prefix is not set yet (Python 3.11).
+        "python": python,
+        "bound": sorted(bound),
+        "user_homes": _user_homes(),
+    }
+    launch = [sys.executable, "-I", "-S", LAUNCHER, "--launch"]
+    proc = subprocess.Popen(
+        [*launch, json.dumps(config)],
+        cwd=root,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        pass_fds=(status_w, stage_child.fileno()),
+    )
+    os.close(status_w)
+    stage_child.close()
+    return _Started(proc, status_r, stage_parent, before)
+
+
+def _pump(proc: subprocess.Popen, limits: RunLimits, cgroups: dict) -> _Pumped:
+    """Read the output into bounded tails and watch the limits until the program ends or one is
+    passed; then kill whatever is left of its tree."""
     start = time.monotonic()
     tails = {"stdout": _Tail(limits.output_bytes), "stderr": _Tail(limits.output_bytes)}
     total = [0]
@@ -477,49 +507,45 @@ def _run(root: Path, argv: list[str], limits: RunLimits, run_dir: str, cgroups: 
         overflow.wait(min(0.02, deadline - now))
     duration = time.monotonic() - start
     # Always sweep: after a normal exit this only catches leftovers the namespace did not hold.
-    _kill_tree(proc, cgroup, cgroups["memory"])
+    _kill_tree(proc, cgroups["pids"], cgroups["memory"])
     proc.wait()
     for reader in readers:
         reader.join(timeout=max(0.5, deadline + 1.0 - time.monotonic()))
     for stream in (proc.stdout, proc.stderr):
         if stream is not None:
             stream.close()
+    return _Pumped(tails, duration, kill_reason, watch_memory)
 
+
+def _collect(
+    started: _Started, pumped: _Pumped, root: Path, argv: list[str], limits: RunLimits, cgroups: dict
+) -> RunResult:
+    """The result: exit status and report from the launcher, staging applied back, limits named."""
     report: dict = {}
     status: int | None = None
-    if status_r >= 0:
-        for line in _read_all(status_r).splitlines():
-            try:
-                item = json.loads(line)
-            except ValueError:
-                continue
-            if "status" in item:
-                status = item["status"]
-            else:  # the launcher's report, then what init adds to it
-                report = {**report, **item, "notes": report.get("notes", []) + item.get("notes", [])}
-    if kill_reason is not None:
+    if started.status_r >= 0:
+        report, status = _launcher_report(started.status_r)
+    if pumped.kill_reason is not None:
         exit_code = None
     elif status is not None:
         exit_code = os.waitstatus_to_exitcode(status)
-    elif IS_LINUX:
-        exit_code = proc.returncode  # the launcher itself failed; its stderr says why
     else:
-        exit_code = proc.returncode
+        exit_code = started.proc.returncode  # no launcher, or it failed itself (its stderr says why)
 
     applied = _staging.Applied()
-    if stage_parent is not None:
-        applied = _apply_staging(stage_parent, root, before, report, limits)
-    if watch_memory:
+    if started.stage_parent is not None:
+        applied = _apply_staging(started.stage_parent, root, started.before, report, limits)
+    if pumped.watched_memory:
         report["memory_watched"] = True
-    enforced = _enforced(report, limits)
-    stderr_text = tails["stderr"].text()
-    limit_hit = _classify(kill_reason, exit_code, stderr_text, cgroups, enforced)
+    enforced = _enforced(report)
+    stderr_text = pumped.tails["stderr"].text()
+    limit_hit = _classify(pumped.kill_reason, exit_code, stderr_text, cgroups, enforced)
     return RunResult(
         command=list(argv),
         exit_code=exit_code,
-        stdout_tail=tails["stdout"].text(),
+        stdout_tail=pumped.tails["stdout"].text(),
         stderr_tail=stderr_text,
-        duration_s=round(duration, 3),
+        duration_s=round(pumped.duration, 3),
         limit_hit=limit_hit,
         network_isolated=bool(report.get("netns")),
         enforced=enforced,
@@ -527,6 +553,22 @@ def _run(root: Path, argv: list[str], limits: RunLimits, run_dir: str, cgroups: 
         deleted=tuple(applied.deleted),
         refused=tuple(applied.refused),
     )
+
+
+def _launcher_report(status_r: int) -> tuple[dict, int | None]:
+    """The launcher's report (what held), with what its init added, and the program's wait status."""
+    report: dict = {}
+    status: int | None = None
+    for line in _read_all(status_r).splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if "status" in item:
+            status = item["status"]
+        else:  # the launcher's report, then what init adds to it
+            report = {**report, **item, "notes": report.get("notes", []) + item.get("notes", [])}
+    return report, status
 
 
 def _apply_staging(
@@ -623,45 +665,34 @@ def _read_all(fd: int) -> str:
     return b"".join(chunks).decode("utf-8", errors="replace")
 
 
-def _enforced(report: dict, limits: RunLimits) -> tuple[str, ...]:
-    items = ["time", "output"]
-    if report.get("memory"):
-        items.append("memory:rlimit-as")
-    if report.get("memory") and report.get("memory_cgroup"):
-        items.append("memory-total:cgroup")
-    elif report.get("memory") and report.get("memory_watched"):
-        items.append("memory-total:polled")
-    if report.get("file_size"):
-        items.append("file size:rlimit-fsize")
-    if report.get("cgroup"):
-        items.append("processes:cgroup-pids")
-    elif report.get("nproc"):
-        items.append("processes:rlimit-nproc-in-userns")
-    if report.get("netns"):
-        items.append("network:netns")
-    if report.get("filesystem"):
-        items.append("filesystem:mount-namespace")
-    if isinstance(report.get("staging"), dict):
-        items.append("staging:copy")
-    if report.get("uid") is not None and (report.get("userns") or report.get("uid") != 0):
-        where = "userns" if report.get("userns") else "plain"
-        items.append(f"uid:{where}-{report['uid']}")
-    program = report.get("program") or {}
-    if program.get("seccomp") and program.get("no_new_privs"):
-        items.append("seccomp:filter")
-    if program.get("bounding_set"):
-        items.append("capabilities:none")
-    if program.get("keyring"):
-        items.append("keyring:own-session")
-    if report.get("ipcns") and report.get("utsns"):
-        items.append("ipc:ipc-uts-namespaces")
-    if report.get("private_proc"):
-        items.append("proc:private")
-    if report.get("pidns"):
-        items.append("tree:pid-namespace")
-    elif os.name == "posix":
-        items.append("tree:process-group")
-    return tuple(items)
+def _enforced(report: dict) -> tuple[str, ...]:
+    """What held in this run, as `kind:how` items, from the launcher's report."""
+    has = report.get
+    memory, uid = has("memory"), has("uid")
+    uid_kind = "userns" if has("userns") else "plain"
+    program = has("program") or {}
+    held = (
+        (True, "time"),
+        (True, "output"),
+        (memory, "memory:rlimit-as"),
+        (memory and has("memory_cgroup"), "memory-total:cgroup"),
+        (memory and not has("memory_cgroup") and has("memory_watched"), "memory-total:polled"),
+        (has("file_size"), "file size:rlimit-fsize"),
+        (has("cgroup"), "processes:cgroup-pids"),
+        (not has("cgroup") and has("nproc"), "processes:rlimit-nproc-in-userns"),
+        (has("netns"), "network:netns"),
+        (has("filesystem"), "filesystem:mount-namespace"),
+        (isinstance(has("staging"), dict), "staging:copy"),
+        (uid is not None and (has("userns") or uid != 0), f"uid:{uid_kind}-{uid}"),
+        (program.get("seccomp") and program.get("no_new_privs"), "seccomp:filter"),
+        (program.get("bounding_set"), "capabilities:none"),
+        (program.get("keyring"), "keyring:own-session"),
+        (has("ipcns") and has("utsns"), "ipc:ipc-uts-namespaces"),
+        (has("private_proc"), "proc:private"),
+        (has("pidns"), "tree:pid-namespace"),
+        (not has("pidns") and os.name == "posix", "tree:process-group"),
+    )
+    return tuple(item for holds, item in held if holds)
 
 
 _MEMORY_SIGNS = re.compile(r"(?m)^MemoryError\b|Cannot allocate memory|std::bad_alloc|[Oo]ut of memory")

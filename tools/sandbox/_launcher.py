@@ -136,7 +136,6 @@ def _install_seccomp(libc, machine: str) -> bool:
 
 def _launcher_main(config: dict) -> None:
     import ctypes
-    import resource
 
     libc = ctypes.CDLL(None, use_errno=True)
     # If the IDE dies, the sandbox dies with it (and with the launcher, the PID namespace).
@@ -152,15 +151,7 @@ def _launcher_main(config: dict) -> None:
         report["notes"].append(f"unshare {name}: {os.strerror(ctypes.get_errno())}")
         return False
 
-    for kind in ("cgroup", "memory_cgroup"):
-        if config.get(kind):
-            try:
-                with open(os.path.join(config[kind], "cgroup.procs"), "w") as fh:
-                    fh.write(str(os.getpid()))
-                report[kind] = True
-            except OSError as exc:
-                report["notes"].append(f"{kind}: {exc}")
-
+    _join_cgroups(config, report)
     uid, gid = os.geteuid(), os.getegid()
     as_root = uid == 0
     report["root"] = as_root
@@ -201,19 +192,8 @@ def _launcher_main(config: dict) -> None:
         report["ipcns"] = unshare(CLONE_NEWIPC, "ipc")
         report["utsns"] = unshare(CLONE_NEWUTS, "uts")
         report["pidns"] = unshare(CLONE_NEWPID, "pid")
-    if own_userns and not as_root:
-        # Counted per (user namespace, uid) since Linux 5.14: only the sandbox's own tasks.
-        nproc = config["nproc"]
-        try:
-            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-            report["nproc"] = True
-        except (ValueError, OSError) as exc:
-            report["notes"].append(f"RLIMIT_NPROC: {exc}")
-    elif own_userns and not report.get("cgroup"):
-        # Root without a pids cgroup: the program's uid in its own namespace counts only its
-        # tasks (the launcher and init stay real root, which the limit exempts).
-        config["program_nproc"] = max(1, config["nproc"] - 2)
-        report["nproc"] = True
+    if own_userns:
+        _limit_tasks(config, report, as_root)
     report["memory"] = bool(config["memory_bytes"])
     report["file_size"] = bool(config.get("file_bytes"))
     os.write(status_fd, (json.dumps(report) + "\n").encode())
@@ -223,6 +203,37 @@ def _launcher_main(config: dict) -> None:
         _init_main(config, libc, bool(report.get("pidns")), confined)
     os.waitpid(init, 0)
     os._exit(0)
+
+
+def _join_cgroups(config: dict, report: dict) -> None:
+    """Move the launcher (and so all it starts) into the run's pids and memory cgroups (root)."""
+    for kind in ("cgroup", "memory_cgroup"):
+        if config.get(kind):
+            try:
+                with open(os.path.join(config[kind], "cgroup.procs"), "w") as fh:
+                    fh.write(str(os.getpid()))
+                report[kind] = True
+            except OSError as exc:
+                report["notes"].append(f"{kind}: {exc}")
+
+
+def _limit_tasks(config: dict, report: dict, as_root: bool) -> None:
+    """The process count, in a user namespace of the run's own."""
+    import resource
+
+    if not as_root:
+        # Counted per (user namespace, uid) since Linux 5.14: only the sandbox's own tasks.
+        nproc = config["nproc"]
+        try:
+            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+            report["nproc"] = True
+        except (ValueError, OSError) as exc:
+            report["notes"].append(f"RLIMIT_NPROC: {exc}")
+    elif not report.get("cgroup"):
+        # Root without a pids cgroup: the program's uid in its own namespace counts only its
+        # tasks (the launcher and init stay real root, which the limit exempts).
+        config["program_nproc"] = max(1, config["nproc"] - 2)
+        report["nproc"] = True
 
 
 def _confine_or_exit(libc, config: dict, report: dict, owner: int | None) -> bool:
@@ -483,16 +494,22 @@ def _copy_file(src: int, dst: int, name: str, st: os.stat_result) -> None:
         mode = stat.S_IMODE(st.st_mode) & 0o777
         fd_out = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode, dir_fd=dst)
         try:
-            left = st.st_size
-            while left > 0:
-                sent = os.sendfile(fd_out, fd_in, None, min(left, 1 << 30))
-                if sent <= 0:
-                    break
-                left -= sent
+            send_file(fd_out, fd_in, st.st_size)
         finally:
             os.close(fd_out)
     finally:
         os.close(fd_in)
+
+
+def send_file(fd_out: int, fd_in: int, size: int) -> None:
+    """Copy `size` bytes in the kernel (the staging copy, and applying it back); stops early if
+    the source turns out shorter."""
+    left = size
+    while left > 0:
+        sent = os.sendfile(fd_out, fd_in, None, min(left, 1 << 30))
+        if sent <= 0:
+            break
+        left -= sent
 
 
 def _cover_keeping(libc, report: dict, folder: str, keep: list[str], size: int) -> bool:

@@ -24,7 +24,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 
-from tools.sandbox._launcher import STAGE_WS
+from tools.sandbox._launcher import STAGE_WS, send_file
 from tools.workspace_files import PROTECTED_DIRS
 
 # Top-level folders bound read-only instead of copied into staging: large and not the program's
@@ -106,6 +106,80 @@ def bound_names(root: str, python_paths: list[str]) -> set[str]:
     return names
 
 
+@dataclass
+class _Walk:
+    """What a walk of the staging copy found that differs from the workspace as it was."""
+
+    before: Manifest
+    skip_top: set[str]  # top-level folders bound, not copied: the program could not change them
+    copied_at: int  # ctime after this: changed in staging since the copy
+    done: Applied = field(default_factory=Applied)
+    writes: list[tuple[str, os.stat_result]] = field(default_factory=list)
+    new_dirs: list[str] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+    seen_dirs: set[str] = field(default_factory=lambda: {""})  # still plain folders in staging
+
+    def refuse(self, rel: str, why: str) -> None:
+        refused = self.done.refused
+        if len(refused) < 200:
+            refused.append(f"{rel}: {why}")
+        elif len(refused) == 200:
+            refused.append("...: more refused, not listed")
+
+    def walk(self, fd: int, prefix: str) -> None:
+        with os.scandir(fd) as entries:
+            listing = [(entry.name, entry.stat(follow_symlinks=False)) for entry in entries]
+        for name, st in listing:
+            rel = prefix + name
+            self.seen.add(rel)
+            if not prefix and name in self.skip_top:
+                continue
+            kind = stat.S_IFMT(st.st_mode)
+            touched = st.st_ctime_ns > self.copied_at
+            if kind == stat.S_IFDIR:
+                self._folder(fd, name, rel)
+            elif kind == stat.S_IFREG:
+                old = self.before.files.get(rel)
+                if old is not None and old == (st.st_size, st.st_mtime_ns) and not touched:
+                    continue
+                if protected(rel):
+                    self.refuse(rel, "inside .git or .localcrew")
+                elif st.st_nlink > 1:
+                    self.refuse(rel, "a hard link")
+                else:
+                    self.writes.append((rel, st))
+            elif kind == stat.S_IFLNK:
+                if self.before.links.get(rel) is not None and not touched:
+                    continue
+                self.refuse(rel, "a symlink")
+            else:
+                what = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket"}.get(kind, "a device")
+                self.refuse(rel, what)
+
+    def _folder(self, fd: int, name: str, rel: str) -> None:
+        before = self.before
+        if protected(rel) and rel not in before.dirs:
+            self.refuse(rel, "a new .git or .localcrew folder is never applied")
+            return
+        if rel.count("/") >= MAX_DEPTH:
+            if rel not in before.dirs:
+                self.refuse(rel, "folders nested too deep")
+            self.seen.update(f for f in before.files if f.startswith(rel + "/"))  # not deleted
+            return
+        if rel not in before.dirs:
+            self.new_dirs.append(rel)
+        self.seen_dirs.add(rel)
+        try:
+            sub = os.open(name, DIR_FLAGS, dir_fd=fd)
+        except OSError as exc:
+            self.refuse(rel, f"unreadable ({exc.strerror})")
+            return
+        try:
+            self.walk(sub, rel + "/")
+        finally:
+            os.close(sub)
+
+
 def apply_back(
     stage_fd: int,
     root: str,
@@ -115,107 +189,50 @@ def apply_back(
     max_files: int,
 ) -> Applied:
     """Apply the staging copy under `stage_fd` (the tmpfs root) to the workspace at `root`."""
-    done = Applied()
-    copied_at = int(staging.get("copied_at_ns") or 0)
-    skip_top = set(staging.get("bound") or ())
-    uncopied = list(staging.get("uncopied") or ())
-    no_deletes = bool(staging.get("uncopied_more"))
+    found = _Walk(before, set(staging.get("bound") or ()), int(staging.get("copied_at_ns") or 0))
+    refuse, done = found.refuse, found.done
     budget = {"bytes": max_bytes, "files": max_files}
-    writes: list[tuple[str, os.stat_result]] = []
-    new_dirs: list[str] = []
-    seen: set[str] = set()
-    seen_dirs: set[str] = {""}  # still plain folders in staging: only their lost files are deleted
-
-    def refuse(rel: str, why: str) -> None:
-        if len(done.refused) < 200:
-            done.refused.append(f"{rel}: {why}")
-        elif len(done.refused) == 200:
-            done.refused.append("...: more refused, not listed")
-
-    def walk(fd: int, prefix: str) -> None:
-        with os.scandir(fd) as entries:
-            listing = [(entry.name, entry.stat(follow_symlinks=False)) for entry in entries]
-        for name, st in listing:
-            rel = prefix + name
-            seen.add(rel)
-            if not prefix and name in skip_top:
-                continue
-            kind = stat.S_IFMT(st.st_mode)
-            touched = st.st_ctime_ns > copied_at
-            if kind == stat.S_IFDIR:
-                if protected(rel) and rel not in before.dirs:
-                    refuse(rel, "a new .git or .localcrew folder is never applied")
-                    continue
-                if rel.count("/") >= MAX_DEPTH:
-                    if rel not in before.dirs:
-                        refuse(rel, "folders nested too deep")
-                    seen.update(f for f in before.files if f.startswith(rel + "/"))  # not deleted
-                    continue
-                if rel not in before.dirs:
-                    new_dirs.append(rel)
-                seen_dirs.add(rel)
-                try:
-                    sub = os.open(name, DIR_FLAGS, dir_fd=fd)
-                except OSError as exc:
-                    refuse(rel, f"unreadable ({exc.strerror})")
-                    continue
-                try:
-                    walk(sub, rel + "/")
-                finally:
-                    os.close(sub)
-            elif kind == stat.S_IFREG:
-                old = before.files.get(rel)
-                if old is not None and old == (st.st_size, st.st_mtime_ns) and not touched:
-                    continue
-                if protected(rel):
-                    refuse(rel, "inside .git or .localcrew")
-                elif st.st_nlink > 1:
-                    refuse(rel, "a hard link")
-                else:
-                    writes.append((rel, st))
-            elif kind == stat.S_IFLNK:
-                if before.links.get(rel) is not None and not touched:
-                    continue
-                refuse(rel, "a symlink")
-            else:
-                what = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket"}.get(kind, "a device")
-                refuse(rel, what)
-
     ws_fd = os.open(STAGE_WS, DIR_FLAGS, dir_fd=stage_fd)
     try:
-        walk(ws_fd, "")
+        found.walk(ws_fd, "")
         root_fd = os.open(root, DIR_FLAGS)
         try:
-            for rel in new_dirs:
+            for rel in found.new_dirs:
                 if _spend(budget, 0, refuse, rel):
                     _make_dirs(root_fd, rel, refuse)
-            for rel, st in writes:
+            for rel, st in found.writes:
                 if _spend(budget, st.st_size, refuse, rel):
                     _write_one(ws_fd, root_fd, rel, st, before.files.get(rel), refuse, done)
-            if not no_deletes:
-                gone = [
-                    rel
-                    for rel in before.files
-                    if rel not in seen
-                    and _under_plain_folder(rel, seen, seen_dirs)
-                    and not protected(rel)
-                    and not any(rel == u or rel.startswith(u + "/") for u in uncopied)
-                ]
-                for rel in gone:
-                    if _spend(budget, 0, refuse, rel):
-                        _delete_one(root_fd, rel, before.files[rel], refuse, done)
-                emptied = (d for d in before.dirs if d not in seen and not protected(d))
-                for rel in sorted(emptied, reverse=True):
-                    parent, name = _open_parent(root_fd, rel, create=False)
-                    if parent is not None:
-                        with contextlib.suppress(OSError):
-                            os.rmdir(name, dir_fd=parent)  # only once empty: never a user's file
-                        os.close(parent)
+            if not staging.get("uncopied_more"):  # with a partial list, a missing file may be uncopied
+                _apply_deletes(root_fd, found, list(staging.get("uncopied") or ()), budget)
         finally:
             os.close(root_fd)
     finally:
         os.close(ws_fd)
     return done
+
+
+def _apply_deletes(root_fd: int, found: _Walk, uncopied: list[str], budget: dict) -> None:
+    """Delete what the program deleted: files, then folders once empty."""
+    before, seen = found.before, found.seen
+    gone = [
+        rel
+        for rel in before.files
+        if rel not in seen
+        and _under_plain_folder(rel, seen, found.seen_dirs)
+        and not protected(rel)
+        and not any(rel == u or rel.startswith(u + "/") for u in uncopied)
+    ]
+    for rel in gone:
+        if _spend(budget, 0, found.refuse, rel):
+            _delete_one(root_fd, rel, before.files[rel], found.refuse, found.done)
+    emptied = (d for d in before.dirs if d not in seen and not protected(d))
+    for rel in sorted(emptied, reverse=True):
+        parent, name = _open_parent(root_fd, rel, create=False)
+        if parent is not None:
+            with contextlib.suppress(OSError):
+                os.rmdir(name, dir_fd=parent)  # only once empty: never a user's file
+            os.close(parent)
 
 
 def _under_plain_folder(rel: str, seen: set[str], seen_dirs: set[str]) -> bool:
@@ -320,12 +337,7 @@ def _write_one(ws_fd: int, root_fd: int, rel: str, st: os.stat_result, old, refu
             mode = base | ((base & 0o444) >> 2 if now.st_mode & 0o100 else 0)
             dst = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode, dir_fd=parent)
             try:
-                left = now.st_size
-                while left > 0:
-                    sent = os.sendfile(dst, src, None, min(left, 1 << 30))
-                    if sent <= 0:
-                        break
-                    left -= sent
+                send_file(dst, src, now.st_size)
                 os.fchmod(dst, mode)  # the umask is not the program's to decide
             finally:
                 os.close(dst)
