@@ -271,8 +271,8 @@ class WriteFileTool(_EventTool):
         names = ", ".join(lost[:8])
         raise ValueError(
             f"not written: this would delete {names} from {path}, and the request does not ask for"
-            " that. Write the whole file again with every existing function and class kept as it is"
-            " and only the requested change made."
+            " that. Write only the functions you change, as valid Python, or the whole file with every"
+            " existing function and class kept."
         )
 
 
