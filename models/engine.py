@@ -45,10 +45,6 @@ class ContextOverflowError(EngineError):
     """The prompt does not fit the context window (message keeps llama.cpp's phrasing)."""
 
 
-class GenerationCancelled(EngineError):
-    pass
-
-
 def _threads_from_env() -> int | None:
     value = os.environ.get(THREADS_ENV, "").strip()
     return int(value) if value else None

@@ -63,10 +63,6 @@ class OffloadPlan:
     overridden: bool = False
     warnings: list[str] = field(default_factory=list)
 
-    @property
-    def on_gpu(self) -> bool:
-        return self.n_gpu_layers > 0
-
     def text(self) -> str:
         return "\n".join(self.explanation + [f"warning: {w}" for w in self.warnings])
 

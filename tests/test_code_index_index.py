@@ -479,7 +479,7 @@ def test_async_and_sync_query_paths_agree(workspace, embedder, monkeypatch):
     assert any(fast) and all(h["path"].startswith("app/") for h in fast[-1])
     monkeypatch.setattr(index_store, "_async_parts", lambda tbl: None)
     assert run() == fast
-    assert store.fts_candidates("   ", 5, None) == []
+    assert store.submit_fts("   ", 5, None).result() == []
 
 
 def test_hybrid_search_survives_a_failing_full_text_side(workspace, embedder, monkeypatch):

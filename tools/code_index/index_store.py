@@ -299,9 +299,6 @@ class IndexStore:
     def vector_candidates(self, vector: np.ndarray, n: int, where: str | None) -> list[Candidate]:
         return self.submit_vector(vector, n, where).result()
 
-    def fts_candidates(self, text: str, n: int, where: str | None) -> list[Candidate]:
-        return self.submit_fts(text, n, where).result()
-
     def submit_vector(self, vector: np.ndarray, n: int, where: str | None) -> Future[list[Candidate]]:
         """Start the ``n`` nearest chunks to ``vector`` (best first); the future gives them."""
         tbl = self.table()
