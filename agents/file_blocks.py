@@ -7,6 +7,7 @@ with the write tool, so the workspace checks, the snapshot and the lost-definiti
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 
@@ -91,9 +92,25 @@ def file_blocks(reply: str, expected: list[str], fallback: str | None = None) ->
         if path is None or (expected and path not in expected):
             continue
         if language in ("python", "py", "") and not path.endswith(".py"):
-            continue  # Python code headed "# scores.csv" must not overwrite the user's data file
+            # Python code headed "# scores.csv" must not overwrite the user's data file; when the
+            # request names one Python file, code that defines something is that file's (the 0.5B heads its
+            # grades.py with the data file it reads).
+            python_files = [f for f in expected if f.endswith(".py")]
+            if len(python_files) != 1 or not _defines_something(code):
+                continue
+            path = python_files[0]
         found[path] = code
     return [FileBlock(path, content) for path, content in found.items()]
+
+
+def _defines_something(code: str) -> bool:
+    """Python that parses and defines or imports something ('name,score' rows parse as tuples)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+    return any(isinstance(node, kinds) for node in tree.body)
 
 
 def unclosed_block(reply: str) -> bool:

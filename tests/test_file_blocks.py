@@ -41,6 +41,11 @@ def test_python_code_headed_by_a_data_file_name_never_becomes_that_file() -> Non
     reply = f"{F}python\n# scores.csv\nimport csv\n{F}\nconfig.json\n{F}python\nx = 1\n{F}\n"
     assert file_blocks(reply, []) == [] and file_blocks(reply, ["scores.csv"]) == []
     assert file_blocks(f'config.json\n{F}json\n{{"a": 1}}\n{F}\n', [])[0].path == "config.json"
+    # With one Python file named by the request, code that parses is that file's.
+    [block] = file_blocks(reply, ["scores.csv", "grades.py"])
+    assert block.path == "grades.py" and "import csv" in block.content
+    csv_rows = f"{F}python\n# scores.csv\nname,score\nAda,91\n{F}\n"  # not Python: nobody's
+    assert file_blocks(csv_rows, ["scores.csv", "grades.py"]) == []
 
 
 def test_a_path_wrapped_in_a_block_of_its_own_heads_the_next_block() -> None:
