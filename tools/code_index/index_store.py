@@ -22,24 +22,23 @@ file is in the table either completely at one content hash or not at all.
 
 Indices: native full-text (BM25, English stemming and stop words) on ``fts_text``, and from
 ``VECTOR_INDEX_MIN_ROWS`` rows an IVF_FLAT vector index, which LanceDB keeps in memory and
-which compares raw vectors (no quantisation). Below ``EXACT_MAX_ROWS`` it has one partition:
-an exact search. Above, it has one partition per ``ROWS_PER_PARTITION`` rows and a query probes
+which compares raw vectors (no quantisation). Below ``EXACT_MAX_ROWS`` it has one partition: an
+exact search. Above, it has one partition per ``ROWS_PER_PARTITION`` rows and a query probes
 the nearest quarter of them (approximate; ``bench.retrieval`` reports its agreement with the
-exact search). Measured at 100,000 chunks on the shared 2-core machine: plain table scan
-~130 ms, one partition ~10 ms, 16 partitions probing 4 ~6 ms; IVF-SQ and IVF-PQ were slower
-to query and took 1.5-3 minutes to build. The partition count is in the index name and the
-index is rebuilt when the table grows or shrinks past twice or half of what it was built for.
-Rows written since the last index update are searched by brute force, so results are complete
-right after a write; ``optimize()`` (compaction, folding new rows into the indices, pruning
-old versions) runs after big writes or every ``OPTIMIZE_EVERY_WRITES`` commits.
+exact search; why IVF_FLAT and these sizes: README, Benchmarks, Retrieval). The partition count
+is in the index name and the index is rebuilt when the table grows or shrinks past twice or
+half of what it was built for. Rows written since the last index update are searched by brute
+force, so results are complete right after a write; ``optimize()`` (compaction, folding new
+rows into the indices, pruning old versions) runs after big writes or every
+``OPTIMIZE_EVERY_WRITES`` commits.
 
 Queries are started with ``submit_vector``/``submit_fts``, which return futures: both sides of
 a hybrid search run at once while the caller embeds the query. They go straight to the async
 table behind LanceDB's sync one, on LanceDB's own event loop: one hand-over per query instead
-of the sync wrapper's three plus its query-object round trip, ~2 ms less per query, ~3 ms
-less p50 per hybrid search (measured, interleaved, at 100,000 chunks). Those two are LanceDB
-internals (``LanceTable._table``, ``background_loop.LOOP``; lancedb is pinned): where they are
-missing the same queries run through the public sync API on a worker thread.
+of the sync wrapper's three plus its query-object round trip (what that saves: README,
+Benchmarks, Retrieval). Those two are LanceDB internals (``LanceTable._table``,
+``background_loop.LOOP``; lancedb is pinned): where they are missing the same queries run
+through the public sync API on a worker thread.
 """
 
 from __future__ import annotations
