@@ -1,11 +1,9 @@
 """Query embeddings through ONNX Runtime: the same model, ~3x faster for one short text.
 
 A search embeds one query of a dozen tokens, where PyTorch's per-operator overhead dominates;
-ONNX Runtime runs the same graph as one optimised session. Measured on the shared 2-core machine
-(load 1.5-3), one query: p50 15.7 ms with PyTorch (one thread), 5.5 ms with ONNX Runtime (one
-thread); interleaved on the same queries under heavier load, 52 ms against 14 ms. The vectors
-agree with PyTorch's to ~1e-7, so queries stay comparable with the stored (PyTorch-made) chunk
-vectors and search results do not change.
+ONNX Runtime runs the same graph as one optimised session (the figures: README, Benchmarks,
+Retrieval). The vectors agree with PyTorch's to ~1e-7, so queries stay comparable with the
+stored (PyTorch-made) chunk vectors and search results do not change.
 
 The whole sentence-transformers pipeline (transformer, pooling, normalisation) is exported once
 per model with ``torch.onnx.export`` to ``<user cache>/onnx/<model id>.onnx`` and reused by
