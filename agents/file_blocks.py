@@ -81,26 +81,57 @@ def file_blocks(reply: str, expected: list[str], fallback: str | None = None) ->
     expected file when there is exactly one (else to `fallback`: the file a follow-up is about);
     output or shell blocks are never files. With expected files, only those may be written."""
     found: dict[str, str] = {}
-    for before, language, code in _blocks(reply):
-        if language in _NOT_FILES or not code.strip():
+    for before, language, block in _blocks(reply):
+        if language in _NOT_FILES or not block.strip():
             continue
-        path = _path_before(before) or _path_inside(code)
-        if path is None and len(expected) == 1:
-            path = expected[0]
-        elif path is None and not expected:
-            path = fallback
-        if path is None or (expected and path not in expected):
-            continue
-        if language in ("python", "py", "") and not path.endswith(".py"):
-            # Python code headed "# scores.csv" must not overwrite the user's data file; when the
-            # request names one Python file, code that defines something is that file's (the 0.5B heads its
-            # grades.py with the data file it reads).
-            python_files = [f for f in expected if f.endswith(".py")]
-            if len(python_files) != 1 or not _defines_something(code):
-                continue
-            path = python_files[0]
-        found[path] = code
+        for number, code in enumerate(_split_at_headers(block, expected)):
+            named = (_path_before(before) if number == 0 else None) or _path_inside(code)
+            _place(found, code, language, named, expected, fallback)
     return [FileBlock(path, content) for path, content in found.items()]
+
+
+def _split_at_headers(code: str, expected: list[str]) -> list[str]:
+    """One block holding several files, each under a `# main.py` comment line (the 0.5B's way with
+    a two-file request), cut into one part per file. A header counts when it names an expected
+    file (any .py file when none is expected) other than the part it would end."""
+    parts: list[list[str]] = [[]]
+    current = _path_inside(code)
+    for line in code.splitlines(keepends=True):
+        header = _path_inside(line) if line.startswith("#") else None
+        named = header is not None and (header in expected if expected else header.endswith(".py"))
+        if named and header != current and any(part.strip() for part in parts[-1]):
+            parts.append([])
+            current = header
+        parts[-1].append(line)
+    return ["".join(part) for part in parts]
+
+
+def _place(
+    found: dict[str, str],
+    code: str,
+    language: str,
+    path: str | None,
+    expected: list[str],
+    fallback: str | None,
+) -> None:
+    """Record one file's code under its path, if it is a file the reply may write."""
+    if not code.strip():
+        return
+    if path is None and len(expected) == 1:
+        path = expected[0]
+    elif path is None and not expected:
+        path = fallback
+    if path is None or (expected and path not in expected):
+        return
+    if language in ("python", "py", "") and not path.endswith(".py"):
+        # Python code headed "# scores.csv" must not overwrite the user's data file; when the
+        # request names one Python file, code that defines something is that file's (the 0.5B
+        # heads its grades.py with the data file it reads).
+        python_files = [f for f in expected if f.endswith(".py")]
+        if len(python_files) != 1 or not _defines_something(code):
+            return
+        path = python_files[0]
+    found[path] = code
 
 
 def _defines_something(code: str) -> bool:

@@ -54,3 +54,17 @@ def test_a_path_wrapped_in_a_block_of_its_own_heads_the_next_block() -> None:
     [block] = file_blocks(reply, ["textutil.py"])
     assert block.path == "textutil.py" and block.content.startswith("def shout(")
     assert "```" not in block.content
+
+
+def test_one_block_holding_two_files_under_comment_headers_is_cut_in_two() -> None:
+    # The 0.5B's answer to "Write areas.py ... and main.py that imports rect_area ...".
+    reply = (
+        f"{F}python\n# areas.py\ndef rect_area(width, height):\n    return width * height\n\n"
+        f"# main.py\nfrom areas import rect_area\n\nprint(rect_area(3, 4))\n{F}\n"
+    )
+    blocks = {b.path: b.content for b in file_blocks(reply, ["areas.py", "main.py"])}
+    assert list(blocks) == ["areas.py", "main.py"]
+    assert "print" not in blocks["areas.py"] and blocks["main.py"].startswith("# main.py\nfrom areas")
+    # A comment naming a file nobody expects is just a comment.
+    [only] = file_blocks(reply.replace("# main.py", "# helper.py"), ["areas.py", "main.py"])
+    assert only.path == "areas.py" and "# helper.py" in only.content
