@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 
 import offline  # noqa: F401, I001  (before any heavy import: switches off telemetry and hub calls)
-from models.catalog import CATALOG, ModelNotFoundError, catalog_entry, resolve_model
+from models.catalog import CATALOG, ModelNotFoundError, catalog_entry
 from models.engine import EngineSettings
+from models.model_path import resolve_model
 from models.offload_planner import KV_TYPES
 
 DEFAULT_PORT = 7860

@@ -52,8 +52,8 @@ from agents.events import (
 )
 from agents.file_blocks import FORMAT_RULES, file_blocks
 from agents.roles import files_named_in, roles_for
-from models.catalog import resolve_model
 from models.engine import CallStats, Engine, EngineError, EngineSettings, Message
+from models.model_path import resolve_model
 from models.reply_budget import reply_budget_for
 from tools.sandbox import RunLimits, run_pytest
 from tools.workspace_files import WorkspaceError, WorkspaceFiles

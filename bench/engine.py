@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import offline  # noqa: F401, I001
-from models.catalog import resolve_model
 from models.engine import Engine, EngineSettings, GenerationSettings
+from models.model_path import resolve_model
 
 PROMPTS = [
     "Write a Python function that checks whether a string is a palindrome.",

@@ -28,8 +28,8 @@ import offline  # noqa: F401, I001
 from bench.humaneval_exec import grade
 from bench.humaneval_modes import Budget, Solution, solve_crew, solve_single
 from bench.humaneval_report import MODES, read_records, summarize, write_reports
-from models.catalog import resolve_model
 from models.engine import Engine, EngineSettings, GenerationSettings
+from models.model_path import resolve_model
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "humaneval"
 

@@ -7,10 +7,11 @@ from html import escape
 from pathlib import Path
 
 from gui.user_settings import UserSettings
-from models.catalog import CATALOG, ModelNotFoundError, catalog_entry, display_name, resolve_model
+from models.catalog import CATALOG, ModelNotFoundError, catalog_entry, display_name
 from models.engine import Engine, EngineError, EngineSettings
 from models.memory import available_ram_bytes, process_rss_bytes, total_ram_bytes
 from models.model_host import ModelHost
+from models.model_path import resolve_model
 from models.vram_probe import GpuState, probe_gpus
 
 LOCAL_FILE = "local .gguf file…"

