@@ -445,11 +445,24 @@ class CrewRunner:
                 result = f"Error: {block.path}: {exc}"
             if result.startswith("Error"):
                 problems.append(result.removeprefix("Error: "))
+        unchanged = [b.path for b in blocks if self._as_before_the_run(context, b.path)]
+        if blocks and unchanged == [b.path for b in blocks]:
+            # The 0.5B often copies the file it was shown back as it was: checks that passed before
+            # would pass again and approve a run that did nothing.
+            left = ", ".join(unchanged)
+            problems.append(f"Your answer left {left} exactly as it was; make the change the request asks.")
         # Only what the user named must exist: a file the planner added may rightly not be written.
         missing = [f for f in files_named_in(request) if not self.files.resolve(f).exists()]
         if missing:
             problems.append(f"The request names {', '.join(missing)}, which was not written.")
         return problems
+
+    def _as_before_the_run(self, context: ToolContext, path: str) -> bool:
+        original = context.originals.get(path)
+        try:
+            return original is not None and self.files.read_text(path) == original
+        except (ValueError, OSError):
+            return False
 
     def _without_path_line(self, block: FileBlock) -> str:
         """The content without a first line `# calc.py` naming the file itself (the 0.5B adds one

@@ -428,6 +428,22 @@ def test_a_follow_up_answered_with_one_nameless_function_edits_the_last_runs_fil
     )
 
 
+def test_a_file_copied_back_unchanged_is_not_approved_and_the_retry_is_told(workspace: Path) -> None:
+    tripled = UTIL.replace("2 * x", "3 * x")
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("util.py", UTIL)), files(("util.py", tripled))],
+            reviewer=[checks("assert double(1) > 0"), checks("assert double(1) > 0")],
+            planner=[plan("util.py")],
+        )
+    )
+    summary, bus = run(engine, workspace, request="Make double(x) in util.py return 3 * x.", rounds=2)
+    first = events(bus, ReviewVerdict)[0]
+    assert not first.approved and any("exactly as it was" in fix for fix in first.fixes)
+    assert "exactly as it was" in engine.calls_of("coder")[1].last
+    assert summary.approved and (workspace / "util.py").read_text() == tripled
+
+
 def test_after_an_undo_the_undone_request_is_not_the_previous_one(workspace: Path) -> None:
     from tools.run_snapshot import RunSnapshots
 
