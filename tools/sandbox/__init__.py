@@ -51,6 +51,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tools.sandbox import _cgroup, _staging
 from tools.sandbox._launcher import SANDBOX_ID, STAGE_HOME
@@ -395,16 +396,13 @@ def _start(root: Path, argv: list[str], limits: RunLimits, run_dir: str, cgroups
         kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
     else:
         kwargs["start_new_session"] = True
-    proc = subprocess.Popen(
-        argv,
-        cwd=root,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        **kwargs,
-    )
-    return _Started(proc)
+    return _Started(_spawn(argv, root, env, **kwargs))
+
+
+def _spawn(command: list[str], root: Path, env: dict[str, str], **kwargs: Any) -> subprocess.Popen:
+    """Start `command` (never through a shell) in `root` with no stdin and both outputs piped."""
+    pipes = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    return subprocess.Popen(command, cwd=root, env=env, **pipes, **kwargs)
 
 
 def _start_launcher(
@@ -440,16 +438,8 @@ def _start_launcher(
         "user_homes": _user_homes(),
     }
     launch = [sys.executable, "-I", "-S", LAUNCHER, "--launch"]
-    proc = subprocess.Popen(
-        [*launch, json.dumps(config)],
-        cwd=root,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        pass_fds=(status_w, stage_child.fileno()),
-    )
+    pass_fds = (status_w, stage_child.fileno())
+    proc = _spawn([*launch, json.dumps(config)], root, env, start_new_session=True, pass_fds=pass_fds)
     os.close(status_w)
     stage_child.close()
     return _Started(proc, status_r, stage_parent, before)
