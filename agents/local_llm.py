@@ -28,13 +28,14 @@ from agents.tool_calls import (
     ParsedCall,
     ToolCallParseError,
     ToolSpec,
-    json_grammar,
+    answer_schema,
     parse_tool_call,
     repair_cut_off_call,
-    tool_call_grammar,
+    tool_call_schema,
     tool_instructions,
 )
-from models.engine import CallStats, ContextOverflowError, Engine, GenerationSettings
+from models.chat_engine import ChatEngine, JsonSchema
+from models.engine import CallStats, ContextOverflowError, GenerationSettings
 
 MAX_TOOL_ATTEMPTS = 3
 FIRM_REMINDER = "Your previous reply was empty. Reply now with the answer itself, in plain words or code."
@@ -81,10 +82,10 @@ class LocalLLM(BaseLLM):
         return int(self.context_window * 0.85)  # CrewAI's own convention: keep 15 % headroom
 
     def get_input_tokens_count(self, messages: Any, tools: Any = None, response_model: Any = None) -> int:
-        engine: Engine = self.engine
+        engine: ChatEngine = self.engine
         if isinstance(messages, str):
-            return len(engine.tokenize_chat([{"role": "user", "content": messages}])[0])
-        return len(engine.tokenize_chat(self._chat_messages(messages))[0])
+            return engine.count_tokens([{"role": "user", "content": messages}])
+        return engine.count_tokens(self._chat_messages(messages))
 
     @property
     def call_stats(self) -> list[CallStats]:
@@ -163,13 +164,13 @@ class LocalLLM(BaseLLM):
     def _answer(
         self, chat: list[dict[str, str]], schema: dict[str, Any] | None, task: Any, agent: Any
     ) -> str:
-        grammar = json_grammar(schema) if schema else None
+        structured = answer_schema(schema) if schema else None
         stops = () if schema else tuple(self.stop_sequences)
-        text = self._generate(chat, grammar, stops, task, agent)
+        text = self._generate(chat, structured, stops, task, agent)
         if not text.strip():
             # Small models sometimes stop at once; one firmer retry, then give up clearly.
             text = self._generate(
-                chat + [{"role": "user", "content": FIRM_REMINDER}], grammar, stops, task, agent
+                chat + [{"role": "user", "content": FIRM_REMINDER}], structured, stops, task, agent
             )
         if not text.strip():
             raise EmptyModelOutputError(f"the {self.agent_name} produced no output twice")
@@ -182,11 +183,11 @@ class LocalLLM(BaseLLM):
         allow_final = not self.tool_required_first or self._acted_in(chat)
         if not self.preamble:  # a crew run's preamble already describes the tools
             chat = self._with_tool_instructions(chat, specs)
-        grammar = tool_call_grammar(specs, allow_final)
+        structured = tool_call_schema(specs, allow_final)
         max_tokens = self.generation.max_tokens
         for attempt in range(1, MAX_TOOL_ATTEMPTS + 1):
-            text = self._generate(chat, grammar, (), task, agent, max_tokens=max_tokens)
-            cut_off = self.engine.last_stats is not None and self.engine.last_stats.finish_reason == "length"
+            text = self._generate(chat, structured, (), task, agent, max_tokens=max_tokens)
+            cut_off = bool(self._stats) and self._stats[-1].finish_reason == "length"
             try:
                 call = parse_tool_call(text, specs, allow_final)
             except ToolCallParseError as exc:
@@ -239,13 +240,13 @@ class LocalLLM(BaseLLM):
     def _generate(
         self,
         chat: list[dict[str, str]],
-        grammar: Any,
+        schema: JsonSchema | None,
         stops: tuple[str, ...],
         task: Any,
         agent: Any,
         max_tokens: int | None = None,
     ) -> str:
-        engine: Engine = self.engine
+        engine: ChatEngine = self.engine
         gen = replace(
             self.generation,
             stop=tuple(stops) + self.generation.stop,
@@ -253,15 +254,17 @@ class LocalLLM(BaseLLM):
         )
         started = time.perf_counter()
         pieces = []
+        reply = engine.stream_chat(chat, gen, cancel=self.cancel, schema=schema)
         try:
-            for piece in engine.stream_chat(chat, gen, cancel=self.cancel, grammar=grammar):
+            for piece in reply:
                 pieces.append(piece)
                 self._emit_stream_chunk_event(chunk=piece, from_task=task, from_agent=agent)
                 self._emit(TokenChunk(agent=self.agent_name, text=piece))
         finally:
+            reply.close()  # a consumer that stopped early must not leave the model generating
             self._llm_seconds += time.perf_counter() - started
-            if engine.last_stats is not None:
-                self._stats.append(engine.last_stats)
+            if reply.stats is not None:  # this call's own: another run may share the engine
+                self._stats.append(reply.stats)
         if self.cancel is not None and self.cancel.is_set():
             raise RunCancelledError("stopped by the user")
         return "".join(pieces)

@@ -1,4 +1,5 @@
-"""Tool calls that parse by construction: a JSON schema per step, turned into a llama.cpp grammar.
+"""Tool calls that parse by construction: a JSON schema per step, which the engine enforces
+(a llama.cpp grammar in process; a server is sent the schema).
 
 The model's whole reply in a tool step is one object {"name": <tool>, "arguments": {...}} whose
 arguments follow that tool's own schema; `final_answer` is one more "tool" when the agent may stop.
@@ -11,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 FINAL_ANSWER = "final_answer"
@@ -82,20 +82,10 @@ def _call_option(name: str, parameters: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=64)
-def _grammar_for(schema_json: str) -> Any:
-    from llama_cpp import LlamaGrammar
-
-    return LlamaGrammar.from_json_schema(schema_json, verbose=False)
-
-
-def tool_call_grammar(specs: list[ToolSpec], allow_final: bool) -> Any:
-    return _grammar_for(json.dumps(tool_call_schema(specs, allow_final), sort_keys=False))
-
-
-def json_grammar(schema: dict[str, Any]) -> Any:
-    """A grammar for any structured answer (the planner's plan, the reviewer's verdict)."""
-    return _grammar_for(json.dumps(_clean(schema)))
+def answer_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema a structured answer (the planner's plan, the reviewer's verdict) is held to: the
+    engine turns it into a grammar (in process) or sends it to the server."""
+    return _clean(schema)
 
 
 def tool_instructions(specs: list[ToolSpec]) -> str:

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from models.chat_engine import ChatStream, JsonSchema
 from models.gguf_reader import GGUFError, GGUFInfo, read_gguf
 from models.memory import available_ram_bytes
 from models.offload_planner import OffloadPlan, PlanSettings, plan_offload
@@ -139,7 +140,9 @@ def _is_oom(exc: BaseException) -> bool:
 
 
 class Engine:
-    """Load once, then serve streaming chat calls one at a time."""
+    """Load once, then serve streaming chat calls one at a time (a models.chat_engine.ChatEngine)."""
+
+    backend = "local"
 
     def __init__(
         self,
@@ -274,6 +277,9 @@ class Engine:
         stops = rendered.stop if isinstance(rendered.stop, list) else [rendered.stop] if rendered.stop else []
         return tokens, [s for s in stops if s]
 
+    def count_tokens(self, messages: list[Message]) -> int:
+        return len(self.tokenize_chat(messages)[0])
+
     def stream_chat(
         self,
         messages: list[Message],
@@ -281,18 +287,33 @@ class Engine:
         cancel: threading.Event | None = None,
         grammar: Any = None,
         *,
+        schema: JsonSchema | None = None,
         continue_from: Sequence[int] = (),
         trace: ReplyTrace | None = None,
-    ) -> Iterator[str]:
-        """Yield text pieces as they are generated; `last_stats` is set when the stream ends.
+    ) -> ChatStream:
+        """The text pieces as they are generated; the stream's `stats` (and `last_stats`) are set
+        when it ends. `schema`: the reply is JSON following it (a grammar built from it).
 
         `continue_from`: reply tokens already decided (a branch of a traced reply); the stream
         yields only what follows them. `trace`: filled with the model's top choices at each step.
         Calls are serialized: a second caller waits here until the first stream finishes.
         """
-        self._require_loaded()
-        with self._lock:
-            yield from self._stream_locked(messages, gen, cancel, grammar, list(continue_from), trace)
+        if schema is not None and grammar is None:
+            from models.schema_grammar import schema_grammar
+
+            grammar = schema_grammar(schema)
+
+        def pieces() -> Iterator[str]:  # runs on the first next(), once `reply` exists
+            self._require_loaded()
+            with self._lock:
+                before = self.last_stats
+                try:
+                    yield from self._stream_locked(messages, gen, cancel, grammar, list(continue_from), trace)
+                finally:  # still under the lock: no other call can have replaced last_stats
+                    reply.stats = self.last_stats if self.last_stats is not before else None
+
+        reply = ChatStream(pieces())
+        return reply
 
     def chat(
         self,
@@ -301,13 +322,16 @@ class Engine:
         cancel: threading.Event | None = None,
         grammar: Any = None,
         *,
+        schema: JsonSchema | None = None,
         continue_from: Sequence[int] = (),
         trace: ReplyTrace | None = None,
     ) -> tuple[str, CallStats]:
-        pieces = self.stream_chat(messages, gen, cancel, grammar, continue_from=continue_from, trace=trace)
-        text = "".join(pieces)
-        assert self.last_stats is not None
-        return text, self.last_stats
+        reply = self.stream_chat(
+            messages, gen, cancel, grammar, schema=schema, continue_from=continue_from, trace=trace
+        )
+        text = "".join(reply)
+        assert reply.stats is not None
+        return text, reply.stats
 
     def detokenize(self, tokens: Sequence[int]) -> str:
         """The text of some tokens (a branch's reply so far)."""

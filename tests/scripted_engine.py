@@ -1,9 +1,9 @@
-"""A scripted stand-in for models.engine.Engine: fixed replies, so crew logic is tested exactly.
+"""A scripted models.chat_engine.ChatEngine: fixed replies, so crew logic is tested exactly.
 
 A real model's greedy words change with the CPU's float rounding, so a test that needs a given
-reply (a rejection, a crash, a named file) scripts it here. The fake has the surface LocalLLM and
-CrewRunner use (tokenize_chat, stream_chat, chat, last_stats, info, model_path, settings, loaded;
-not continue_from or trace: it does not branch replies) and behaves like the engine where the
+reply (a rejection, a crash, a named file) scripts it here. The fake has the ChatEngine surface
+(count_tokens, stream_chat with stats on the stream, chat, last_stats, info, model_path, settings,
+loaded; not continue_from or trace: it does not branch replies) and behaves like the engine where the
 crew can tell: replies stream in pieces, `cancel` stops the stream, `gen.max_tokens` and
 `gen.stop` cut a reply (finish_reason "length" / "stop"), and a prompt that repeats the previous
 one's start is counted as coming from the KV cache.
@@ -19,8 +19,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from models.chat_engine import ChatStream, JsonSchema
 from models.engine import CallStats, ContextOverflowError, EngineSettings, GenerationSettings
 
 Message = dict[str, str]
@@ -41,7 +41,7 @@ class ScriptedCall:
 
     messages: list[Message]
     gen: GenerationSettings
-    grammar: Any
+    schema: JsonSchema | None  # the structured output asked for (None: free text)
     reply: str  # what the script gave
     text: str = ""  # what was streamed (cut by max_tokens, stop or cancel)
     stats: CallStats = field(default_factory=CallStats)
@@ -108,6 +108,8 @@ def by_agent(**replies: Iterable[str]) -> Script:
 class ScriptedEngine:
     """Answers each call from `script`: a list of replies in order, or messages -> reply."""
 
+    backend = "scripted"
+
     def __init__(
         self,
         script: Iterable[str] | Script,
@@ -136,33 +138,44 @@ class ScriptedEngine:
         # Role markers keep two messages from counting as one prompt when their words match.
         return [w for m in messages for w in (f"<{m['role']}>", *m["content"].split())], []
 
+    def count_tokens(self, messages: list[Message]) -> int:
+        return len(self.tokenize_chat(messages)[0])
+
     def stream_chat(
         self,
         messages: list[Message],
         gen: GenerationSettings = DEFAULT_GENERATION,
         cancel: threading.Event | None = None,
-        grammar: Any = None,
-    ) -> Iterator[str]:
-        with self._lock:  # one call at a time, as the engine serves them
-            yield from self._stream(messages, gen, cancel, grammar)
+        *,
+        schema: JsonSchema | None = None,
+    ) -> ChatStream:
+        def pieces() -> Iterator[str]:
+            with self._lock:  # one call at a time, as the engine serves them
+                yield from self._stream(messages, gen, cancel, schema, reply)
+
+        reply = ChatStream(pieces())
+        return reply
 
     def chat(
         self,
         messages: list[Message],
         gen: GenerationSettings = DEFAULT_GENERATION,
         cancel: threading.Event | None = None,
-        grammar: Any = None,
+        *,
+        schema: JsonSchema | None = None,
     ) -> tuple[str, CallStats]:
-        text = "".join(self.stream_chat(messages, gen, cancel, grammar))
-        assert self.last_stats is not None
-        return text, self.last_stats
+        reply = self.stream_chat(messages, gen, cancel, schema=schema)
+        text = "".join(reply)
+        assert reply.stats is not None
+        return text, reply.stats
 
     def _stream(
         self,
         messages: list[Message],
         gen: GenerationSettings,
         cancel: threading.Event | None,
-        grammar: Any,
+        schema: JsonSchema | None,
+        reply: ChatStream,
     ) -> Iterator[str]:
         started = time.perf_counter()
         tokens, _ = self.tokenize_chat(messages)
@@ -174,8 +187,8 @@ class ScriptedEngine:
         self._previous = tokens
         # As llama.cpp: at least the last prompt token is evaluated again.
         stats = CallStats(prompt_tokens=len(tokens), prompt_tokens_evaluated=max(1, len(tokens) - reused))
-        self.last_stats = stats
-        call = ScriptedCall([dict(m) for m in messages], gen, grammar, reply="", stats=stats)
+        self.last_stats = reply.stats = stats
+        call = ScriptedCall([dict(m) for m in messages], gen, schema, reply="", stats=stats)
         self.calls.append(call)
         if cancel is not None and cancel.is_set():
             # Stopped before the first token (CrewAI retries a failed call): the model said nothing,

@@ -158,7 +158,7 @@ def test_what_reaches_the_model(workspace: Path) -> None:
     coder, reviewer = engine.calls
     assert (coder.agent, reviewer.agent) == ("coder", "reviewer")
     # Code and checks in free text: nothing to escape inside JSON, no grammar.
-    assert coder.grammar is None and reviewer.grammar is None
+    assert coder.schema is None and reviewer.schema is None
     # The coder sees the request and the small project's files whole, as one plain call would.
     assert REQUEST in coder.prompt and "the program sums a list of numbers" in coder.prompt
     assert UTIL.rstrip() in coder.prompt

@@ -13,10 +13,10 @@ from agents.tool_calls import (
     ToolCallParseError,
     ToolSpec,
     parse_tool_call,
-    tool_call_grammar,
     tool_call_schema,
     tool_instructions,
 )
+from models.schema_grammar import schema_grammar
 
 WRITE = ToolSpec("write_file", "Write a file.", WriteArgs.model_json_schema())
 READ = ToolSpec(
@@ -82,13 +82,13 @@ def test_schema_requires_every_argument_and_names_each_tool() -> None:
 
 
 def test_grammars_build_and_are_cached() -> None:
-    first = tool_call_grammar([WRITE, READ], True)
-    assert tool_call_grammar([WRITE, READ], True) is first
-    assert tool_call_grammar([WRITE, READ], False) is not first
+    first = schema_grammar(tool_call_schema([WRITE, READ], True))
+    assert schema_grammar(tool_call_schema([WRITE, READ], True)) is first
+    assert schema_grammar(tool_call_schema([WRITE, READ], False)) is not first
     restricted = ToolSpec(
         "write_file", "w", expected_files_schema(["add.py", "test_add.py"]).model_json_schema()
     )
-    assert tool_call_grammar([restricted], True) is not None
+    assert schema_grammar(tool_call_schema([restricted], True)) is not None
 
 
 def test_instructions_list_every_tool_and_a_parsable_example() -> None:

@@ -1,0 +1,121 @@
+"""The seam between the crew and a model: what every engine offers, wherever the model runs.
+
+Implementations: `models.engine.Engine` (llama.cpp inside this process, the default),
+`models.openai_engine.OpenAIEngine` (any OpenAI-compatible server: llama-server, vLLM, Ollama,
+LM Studio, llama_cpp.server) and the tests' scripted fake. The protocol is exactly what the crew
+(agents/local_llm.py, agents/crew_runner.py), the IDE and the benchmarks use of an engine, so any
+of them can stand behind the one crew factory (agents/crew_factory.py).
+
+Statistics travel on the reply (`ChatStream.stats`), not only on the engine: with a server that
+batches, two crew runs share one engine and "the last call" is not theirs.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:  # models.engine imports ChatStream from here
+    from models.engine import CallStats, GenerationSettings
+
+Message = dict[str, str]
+JsonSchema = dict[str, Any]
+
+
+class ChatStream(Iterator[str]):
+    """The text pieces of one reply, and that call's statistics once the stream has ended.
+
+    `stats` is None until the producer sets it (at the end, or when the stream is closed early);
+    closing the stream stops the generation (the in-process engine stops decoding, a server's
+    connection is closed).
+    """
+
+    def __init__(self, pieces: Iterator[str]) -> None:
+        self._pieces = pieces
+        self.stats: CallStats | None = None
+
+    def __iter__(self) -> ChatStream:
+        return self
+
+    def __next__(self) -> str:
+        return next(self._pieces)
+
+    def close(self) -> None:
+        close = getattr(self._pieces, "close", None)
+        if close is not None:
+            close()
+
+    def text(self) -> str:
+        """Consume the whole reply."""
+        return "".join(self)
+
+
+class ContextSettings(Protocol):
+    """The one engine setting the crew reads: the context window, which sizes its reply caps."""
+
+    @property
+    def n_ctx(self) -> int: ...
+
+
+class ModelInfo(Protocol):
+    """What the crew reads of a model: its size picks short or long reply caps."""
+
+    @property
+    def parameter_count(self) -> int: ...
+
+
+@runtime_checkable
+class ChatEngine(Protocol):
+    """A chat model the crew can drive. Calls may block; `cancel` ends a call between pieces."""
+
+    # "local" (llama.cpp in this process) or "openai" (an OpenAI-compatible server).
+    backend: str
+    # The model: a .gguf file, or for a server the model's name as a path (its last part names it).
+    model_path: Path
+    last_stats: CallStats | None  # the latest call's statistics, for the model panel only
+
+    @property
+    def settings(self) -> ContextSettings: ...
+
+    @property
+    def info(self) -> ModelInfo | None: ...
+
+    @property
+    def loaded(self) -> bool: ...
+
+    def load(self, on_message: Callable[[str], None] | None = None) -> Any:
+        """Get ready to answer (load the file, or reach the server); raises EngineError saying why not."""
+        ...
+
+    def close(self) -> None: ...
+
+    def count_tokens(self, messages: list[Message]) -> int:
+        """How many prompt tokens these messages take (exact locally; a server may only estimate)."""
+        ...
+
+    def stream_chat(
+        self,
+        messages: list[Message],
+        gen: GenerationSettings = ...,
+        cancel: threading.Event | None = None,
+        *,
+        schema: JsonSchema | None = None,
+    ) -> ChatStream:
+        """The reply as it is generated; with `schema`, the reply is JSON following it."""
+        ...
+
+    def chat(
+        self,
+        messages: list[Message],
+        gen: GenerationSettings = ...,
+        cancel: threading.Event | None = None,
+        *,
+        schema: JsonSchema | None = None,
+    ) -> tuple[str, CallStats]: ...
+
+
+def model_label(engine: ChatEngine) -> str:
+    """The model's name as CrewAI and the page call it."""
+    return Path(engine.model_path).name
