@@ -1,6 +1,7 @@
 """LocalCrew: a local, offline AI coding IDE in the browser.
 
 python app.py [--model ID|PATH] [--workspace DIR] [--host H] [--port P] [--no-browser] ...
+python app.py --backend openai --base-url http://HOST:PORT/v1 [--api-key-env NAME] [--model NAME]
 python app.py doctor [--json]
 python app.py download MODEL_ID
 """
@@ -10,21 +11,40 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import offline  # noqa: F401, I001  (before any heavy import: switches off telemetry and hub calls)
 from models.catalog import CATALOG, ModelNotFoundError, catalog_entry
 from models.engine import EngineSettings
 from models.model_path import resolve_model
 from models.offload_planner import KV_TYPES
+from models.openai_engine import RemoteSettings
+
+if TYPE_CHECKING:  # deferred at run time: Gradio's settings module is not needed by every command
+    from gui.user_settings import UserSettings
+    from models.model_host import ModelHost
 
 DEFAULT_PORT = 7860
+BACKENDS = ("local", "openai")
 
 
 def _add_model_flags(parser: argparse.ArgumentParser, default: object = None) -> None:
+    # `default` is SUPPRESS on subcommands: a flag given before the subcommand must survive it.
     parser.add_argument(
         "--model",
         default=default,
-        help="catalog id or path to a .gguf (default: the best installed coder for this machine)",
+        help="catalog id or path to a .gguf (default: the best installed coder for this machine); "
+        "with --backend openai, the server's model name (default: the first it lists)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default=default,
+        help="local: llama.cpp in this process (default); openai: an OpenAI-compatible server",
+    )
+    parser.add_argument("--base-url", default=default, help="the server's API, e.g. http://127.0.0.1:8080/v1")
+    parser.add_argument(
+        "--api-key-env", default=default, help="NAME of the environment variable holding the server's key"
     )
     parser.add_argument("--n-ctx", type=int, default=default, help="context window in tokens (default 4096)")
     parser.add_argument(
@@ -100,13 +120,27 @@ def engine_settings(args: argparse.Namespace) -> EngineSettings:
     )
 
 
+def remote_settings(args: argparse.Namespace) -> RemoteSettings | None:
+    """The server to use with --backend openai (None: the local engine); exits 2 without --base-url."""
+    if (args.backend or "local") != "openai":
+        if args.base_url:
+            raise SystemExit("error: --base-url needs --backend openai")
+        return None
+    if not args.base_url:
+        raise SystemExit("error: --backend openai needs --base-url, e.g. http://127.0.0.1:8080/v1")
+    return RemoteSettings(
+        base_url=args.base_url, model=args.model, api_key_env=args.api_key_env, n_ctx=args.n_ctx or 0
+    )
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from models.doctor import doctor_json, doctor_report, format_doctor_text
     from tools.sandbox import sandbox_capabilities
 
-    report = doctor_report(args.model, engine_settings(args))
+    remote = remote_settings(args)
+    report = doctor_report(args.model, engine_settings(args), remote)
     sandbox = sandbox_capabilities()
     report["sandbox"] = asdict(sandbox)
     print(doctor_json(report) if args.json else f"{format_doctor_text(report)}\n{sandbox.describe()}")
@@ -176,29 +210,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     notices = [text for text in (warning, sandbox_capabilities().warning()) if text]
     for notice in notices:
         print(f"warning: {notice}", file=sys.stderr)
+    remote = remote_settings(args)
     settings = merged(
         saved,
-        model=args.model,
+        model=None if remote else args.model,  # a server's model name is not a local model to save
         n_ctx=args.n_ctx,
         kv_type=args.kv_cache_type,
         n_gpu_layers=args.n_gpu_layers,
         workspace=str(args.workspace.resolve()) if args.workspace else None,
     )
-    from models.default_model import choose_default_model
-
-    if settings.model:
-        spec, default_id, reason = settings.model, "", "named by --model or the saved settings"
+    if remote:
+        host, default_id, reason = ModelHost.for_remote(remote), "", f"served by {remote.url}"
     else:
-        choice = choose_default_model()
-        spec, default_id, reason = choice.model_id, choice.model_id, choice.reason
-    try:
-        model: str | Exception = str(resolve_model(spec))
-    except ModelNotFoundError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        model = exc  # the page still comes up and shows the reason
-    from gui.model_panel_data import engine_settings as settings_for_engine
-
-    host = ModelHost.for_path(model, settings_for_engine(settings))
+        host, default_id, reason = _local_host(settings)
     from gui.ide_state import IdeState
 
     state = IdeState(host, settings, notices, default_model_id=default_id, model_reason=reason)
@@ -237,6 +261,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _local_host(settings: UserSettings) -> tuple[ModelHost, str, str]:
+    """The in-process model the settings name (else the best installed), with why it was chosen."""
+    from gui.model_panel_data import engine_settings as settings_for_engine
+    from models.default_model import choose_default_model
+    from models.model_host import ModelHost
+
+    if settings.model:
+        spec, default_id, reason = settings.model, "", "named by --model or the saved settings"
+    else:
+        choice = choose_default_model()
+        spec, default_id, reason = choice.model_id, choice.model_id, choice.reason
+    try:
+        model: str | Exception = str(resolve_model(spec))
+    except ModelNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        model = exc  # the page still comes up and shows the reason
+    return ModelHost.for_path(model, settings_for_engine(settings)), default_id, reason
+
+
 def _report_load_result_when_done(host: object) -> None:
     """Print the model's load result (or error) to the terminal once, without blocking start-up."""
     import threading
@@ -252,18 +295,26 @@ def _report_load_result_when_done(host: object) -> None:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     from agents.ask_cli import EXIT_INFRA, run_ask
-    from models.engine import Engine
 
-    try:
-        path = resolve_model(args.model)
-    except ModelNotFoundError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_INFRA
-    settings = engine_settings(args)
+    remote = remote_settings(args)
+    if remote:
+        from models.openai_engine import OpenAIEngine
+
+        engine_factory = lambda: OpenAIEngine(remote)  # noqa: E731
+    else:
+        from models.engine import Engine
+
+        try:
+            path = resolve_model(args.model)
+        except ModelNotFoundError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_INFRA
+        settings = engine_settings(args)
+        engine_factory = lambda: Engine(path, settings)  # noqa: E731
     return run_ask(
         args.request,
         _workspace_or_here(args),
-        engine_factory=lambda: Engine(path, settings),
+        engine_factory=engine_factory,
         rounds=max(1, args.rounds),
         as_json=args.json_events,
     )

@@ -12,6 +12,7 @@ from models.engine import Engine, EngineError, EngineSettings
 from models.memory import available_ram_bytes, process_rss_bytes, total_ram_bytes
 from models.model_host import ModelHost
 from models.model_path import resolve_model
+from models.openai_engine import RemoteLoadReport
 from models.vram_probe import GpuState, probe_gpus
 
 LOCAL_FILE = "local .gguf file…"
@@ -60,6 +61,8 @@ def model_markdown(host: ModelHost, reason: str = "") -> str:
     why = f"\n\n*Why this model:* {escape(reason)}" if reason else ""
     if engine is None or engine.info is None or engine.load_report is None:
         return f"**Model:** {status.message}{why}"
+    if isinstance(engine.load_report, RemoteLoadReport):
+        return _remote_markdown(engine.load_report)
     info, report, settings = engine.info, engine.load_report, engine.settings
     where = (
         f"{report.n_gpu_layers} of {report.plan.max_layers} layers on the GPU"
@@ -72,6 +75,18 @@ def model_markdown(host: ModelHost, reason: str = "") -> str:
         f"**{title}** · {info.file_type} · {info.file_size / GiB:.2f} GiB\n\n"
         f"Context {settings.n_ctx} tokens · KV cache {settings.kv_type} · n_gpu_layers {report.n_gpu_layers}"
         f" ({where}) · loaded in {report.load_s:.1f} s{why}\n\n**Plan**\n{plan}"
+    )
+
+
+def _remote_markdown(report: RemoteLoadReport) -> str:
+    """A model on a server: where, which, what context; the URL is shown, a key never is."""
+    notes = "".join(f"\n\n{escape(note)}" for note in report.messages)
+    return (
+        f"**{escape(display_name(report.model))}** · backend: OpenAI-compatible server at "
+        f"`{escape(report.url)}`\n\nContext {report.n_ctx} tokens ({escape(report.n_ctx_source)})"
+        f"{notes}\n\n**Plan**\n- The VRAM planner is "
+        "skipped: the server holds the model and decides what goes on its GPU. Choosing a model "
+        "below and pressing Load runs it in this process instead."
     )
 
 

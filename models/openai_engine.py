@@ -74,7 +74,6 @@ class RemoteLoadReport:
     n_ctx: int
     n_ctx_source: str  # "the server", "--n-ctx" or "assumed"
     load_s: float
-    structured_output: str
     messages: list[str] = field(default_factory=list)
     n_gpu_layers: int = 0  # the server's business; here for code that reads a local report
 
@@ -142,7 +141,7 @@ class OpenAIEngine:
         self.model_path = Path(model)
         self.info = RemoteInfo(name=model, parameter_count=parameters_from_name(model))
         self.load_report = RemoteLoadReport(
-            url, model, n_ctx, source, time.perf_counter() - started, self._structured, messages
+            url, model, n_ctx, source, time.perf_counter() - started, messages
         )
         return self.load_report
 
