@@ -114,9 +114,8 @@ def run_ask(request: str, workspace: Path, *, engine_factory: callable, rounds: 
 
     bus = EventBus()
     bus.subscribe(_printer(sys.stdout, as_json))
-    retriever, searcher = index_retriever(workspace)
     runner = CrewRunner(
-        engine, workspace, bus, CrewSettings(rounds=rounds), retriever=retriever, searcher=searcher
+        engine, workspace, bus, CrewSettings(rounds=rounds), retriever=index_retriever(workspace)
     )
     summary = runner.run(request)
     if not summary.completed:

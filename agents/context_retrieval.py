@@ -1,8 +1,7 @@
 """Where the crew's code context comes from: the workspace's LanceDB index, or plain text search.
 
 Everything the crew retrieves lives here: the `Retriever` that gives the planner and coder their
-context, and the one `search_code` backend (`Searcher`). Both hand back `tools.search_hit.Hit`,
-the same type the page shows.
+context. It hands back `tools.search_hit.Hit`, the same type the page shows.
 
 The index is tried first (it re-scans the workspace cheaply before each request); if it cannot be
 used (no embedding model, a broken index), the crew says so and falls back to text search rather
@@ -20,7 +19,6 @@ from tools.text_search import search_text
 from tools.workspace_files import WorkspaceFiles
 
 Retriever = Callable[[str], tuple[str, list[Hit], str]]  # request -> (source, hits, prompt text)
-Searcher = Callable[[str, int], list[Hit]]  # the search_code backend: (query, k) -> hits
 
 
 def text_search_retriever(files: WorkspaceFiles, budget_chars: int) -> Retriever:
@@ -46,8 +44,8 @@ def _context_text(hits: list[Hit], budget_chars: int) -> str:
 
 def index_retriever(
     workspace: Path, token_budget: int = 400, opener: Callable[[], Any] | None = None
-) -> tuple[Retriever, Searcher]:
-    """A retriever over the code index, and the `search_code` backend sharing the same index.
+) -> Retriever:
+    """A retriever over the code index, falling back to text search.
 
     `opener` returns an already opened CodeIndex (the GUI opens it in the background at start-up).
     """
@@ -77,11 +75,4 @@ def index_retriever(
             return f"text search (index failed: {context.error})", hits, text
         return "index", context.hits, context.as_prompt_text()
 
-    def search_code(query: str, k: int) -> list[Hit]:
-        index = open_index()
-        if index is None:
-            return []
-        index.try_update()  # cheap when little changed; never waits for a running update
-        return index.search(query, k=k)
-
-    return retrieve, search_code
+    return retrieve

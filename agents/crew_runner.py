@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agents.context_retrieval import Retriever, Searcher, text_search_retriever
+from agents.context_retrieval import Retriever, text_search_retriever
 from agents.crew_tools import (
     Check,
     ToolContext,
@@ -155,14 +155,12 @@ class CrewRunner:
         settings: CrewSettings | None = None,
         retriever: Retriever | None = None,
         cancel: threading.Event | None = None,
-        searcher: Searcher | None = None,
     ) -> None:
         self.engine = engine
         self.workspace = Path(workspace).resolve()
         self.bus = bus
         self.settings = settings or CrewSettings()
         self.cancel = cancel or threading.Event()
-        self.searcher = searcher
         self.snapshots = RunSnapshots(self.workspace)
         self.files = WorkspaceFiles(self.workspace, before_write=self.snapshots.record_write)
         self.retriever = retriever or text_search_retriever(self.files, self.settings.context_chars)
@@ -195,9 +193,7 @@ class CrewRunner:
                 run_id=run_id, request=request, workspace=str(self.workspace), rounds=self.settings.rounds
             )
         )
-        context = ToolContext(
-            self.files, self.bus, self.settings.limits, searcher=self.searcher, request=request
-        )
+        context = ToolContext(self.files, self.bus, self.settings.limits, request=request)
         try:
             return self._run_rounds(run_id, request, context, started)
         except RunCancelledError:

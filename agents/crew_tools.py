@@ -1,7 +1,9 @@
-"""The crew's tools: CrewAI BaseTool wrappers over tools/, each call reported on the event bus.
+"""What the crew runner does to the workspace: the write tool and the sandboxed checks, each
+reported on the event bus.
 
-A tool never raises into CrewAI: errors (a path outside the workspace, a missing file) become the
-observation text the agent reads, and a ToolCallFailed event.
+The write tool (a CrewAI BaseTool, so its arguments are validated by the same schema a tool call
+would be) never raises: errors (a path outside the workspace, a lossy rewrite) become the text the
+runner feeds back, and a ToolCallFailed event.
 """
 
 from __future__ import annotations
@@ -9,7 +11,6 @@ from __future__ import annotations
 import sys
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -31,9 +32,7 @@ from agents.events import (
 from agents.roles import asks_for_output
 from agents.written_checks import CheckOutcome, check_program, read_outcome
 from tools.sandbox import RunLimits, RunResult, run_command, run_pytest, run_python
-from tools.search_hit import Hit
-from tools.text_search import search_text
-from tools.workspace_files import WorkspaceError, WorkspaceFiles, unified_diff
+from tools.workspace_files import WorkspaceError, WorkspaceFiles
 
 OBSERVATION_CHARS = 2000
 
@@ -45,7 +44,6 @@ class ToolContext:
     files: WorkspaceFiles
     bus: EventBus
     limits: RunLimits = field(default_factory=RunLimits)
-    searcher: Callable[[str, int], list[Hit]] | None = None  # agents.context_retrieval.Searcher
     agent: str = "coder"
     request: str = ""  # the user's words: a definition they ask to remove may go
     written: list[str] = field(default_factory=list)
@@ -184,44 +182,11 @@ class _EventTool(BaseTool):
 RELATIVE_PATH = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,40}(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,40}){0,2}$"
 
 
-class PathArgs(BaseModel):
-    path: str = Field(
-        description="file path relative to the project folder, e.g. main.py", pattern=RELATIVE_PATH
-    )
-
-
 class WriteArgs(BaseModel):
     path: str = Field(
         description="file path relative to the project folder, e.g. main.py", pattern=RELATIVE_PATH
     )
     content: str = Field(description="the whole new content of the file", min_length=1)
-
-
-class DirArgs(BaseModel):
-    folder: str = Field(description="folder relative to the project, '.' for all")
-
-
-class QueryArgs(BaseModel):
-    query: str = Field(description="words to look for in the code")
-
-
-class ListFilesTool(_EventTool):
-    name: str = "list_files"
-    description: str = "List the project's files."
-    args_schema: type[BaseModel] = DirArgs
-
-    def _do(self, folder: str = ".") -> str:
-        names = self._context.files.list_files(folder or ".")
-        return "\n".join(names) if names else "(no files yet)"
-
-
-class ReadFileTool(_EventTool):
-    name: str = "read_file"
-    description: str = "Read a file of the project."
-    args_schema: type[BaseModel] = PathArgs
-
-    def _do(self, path: str) -> str:
-        return self._context.files.read_text(path)
 
 
 class WriteFileTool(_EventTool):
@@ -276,52 +241,6 @@ class WriteFileTool(_EventTool):
         )
 
 
-class DeleteFileTool(_EventTool):
-    name: str = "delete_file"
-    description: str = "Delete a file of the project."
-    args_schema: type[BaseModel] = PathArgs
-
-    def _do(self, path: str) -> str:
-        files = self._context.files
-        old = files.read_text(path)  # also refuses what is not a readable file in the workspace
-        files.delete(path)
-        rel = files.relative(files.resolve(path))
-        self._context.written.append(rel)
-        self._context.bus.emit(FileChanged(path=rel, action="deleted", diff=unified_diff(rel, old, None)))
-        return f"deleted {rel}"
-
-
-class RunPythonTool(_EventTool):
-    name: str = "run_python"
-    description: str = "Run a Python file of the project in the sandbox and see its output."
-    args_schema: type[BaseModel] = PathArgs
-
-    def _do(self, path: str) -> str:
-        return describe_run(run_check(self._context, "python", path))
-
-
-class RunTestsTool(_EventTool):
-    name: str = "run_tests"
-    description: str = "Run pytest on a test file or folder of the project in the sandbox."
-    args_schema: type[BaseModel] = PathArgs
-
-    def _do(self, path: str) -> str:
-        return describe_run(run_check(self._context, "tests", path or "."))
-
-
-class SearchCodeTool(_EventTool):
-    name: str = "search_code"
-    description: str = "Search the project's code for words; returns file:lines and snippets."
-    args_schema: type[BaseModel] = QueryArgs
-
-    def _do(self, query: str) -> str:
-        context = self._context
-        hits = context.searcher(query, 5) if context.searcher else search_text(context.files, query, k=5)
-        if not hits:
-            return "No matches."
-        return "\n\n".join(f"{hit.location}\n{hit.snippet}" for hit in hits)
-
-
 def expected_files_schema(files: list[str]) -> type[BaseModel]:
     """write_file arguments whose path must be one of these files (the grammar then enforces it)."""
     return create_model(
@@ -329,16 +248,3 @@ def expected_files_schema(files: list[str]) -> type[BaseModel]:
         path=(Literal[tuple(files)], Field(description="one of the files the plan names")),
         content=(str, Field(description="the whole new content of the file", min_length=1)),
     )
-
-
-def all_tools(context: ToolContext) -> list[BaseTool]:
-    tools = [
-        ListFilesTool(),
-        ReadFileTool(),
-        WriteFileTool(),
-        DeleteFileTool(),
-        RunPythonTool(),
-        RunTestsTool(),
-        SearchCodeTool(),
-    ]
-    return [tool.bind(context) for tool in tools]

@@ -286,15 +286,13 @@ class CrewSession:
 
             settings = self.settings()
             workspace = self.workspace()
-            retriever, searcher = index_retriever(workspace, opener=self.index().open)
             runner = CrewRunner(
                 engine,  # type: ignore[arg-type]
                 workspace,
                 bus,
                 CrewSettings(rounds=settings.rounds, temperature=settings.temperature, seed=settings.seed),
-                retriever=retriever,
+                retriever=index_retriever(workspace, opener=self.index().open),
                 cancel=self.cancel,
-                searcher=searcher,
             )
             runner.run(request)
         except Exception as exc:  # noqa: BLE001 - the page must stay up and say what happened

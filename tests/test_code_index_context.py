@@ -1,4 +1,4 @@
-"""Planner context within a token budget, the search_code backend, and the CLI functions."""
+"""Planner context within a token budget, the crew's index retriever, and the CLI functions."""
 
 import json
 
@@ -101,18 +101,17 @@ def test_retrieval_failure_gives_an_empty_context(index, monkeypatch):
     assert ctx.hits == [] and "disk on fire" in ctx.error and ctx.as_prompt_text() == ""
 
 
-def test_search_code_backend_refreshes_and_shares_the_index(index):
+def test_the_crew_retriever_refreshes_and_uses_the_opened_index(index):
     from agents.context_retrieval import index_retriever
 
     index.update()
     (index.workspace / "shop" / "refund.py").write_text("def refund_order(order):\n    return -1\n")
-    retrieve, search_code = index_retriever(index.workspace, opener=lambda: index)
-    hits = search_code("value-added tax", 2)
-    assert hits and all(isinstance(hit, Hit) for hit in hits)
-    assert any(hit.path == "shop/tax.py" and "def add_vat" in hit.snippet for hit in hits)
-    assert any(hit.path == "shop/refund.py" for hit in search_code("refund order", 3))  # re-scanned first
-    source, context_hits, text = retrieve("add value-added tax")
-    assert source == "index" and context_hits and "shop/tax.py" in text
+    retrieve = index_retriever(index.workspace, opener=lambda: index)
+    source, hits, text = retrieve("add value-added tax")
+    assert source == "index" and hits and all(isinstance(hit, Hit) for hit in hits)
+    assert "shop/tax.py" in text and "def add_vat" in text
+    source, hits, text = retrieve("refund order")
+    assert any(hit.path == "shop/refund.py" for hit in hits)  # re-scanned first
 
 
 def test_cli_index_and_search(index, capsys):

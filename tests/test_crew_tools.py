@@ -1,11 +1,11 @@
-"""The crew's tool wrappers without a model: events, error observations, sandbox limits."""
+"""The write tool and the sandboxed checks without a model: events, error observations, limits."""
 
 from pathlib import Path
 
 import pytest
 
 import agents.crewai_setup  # noqa: F401
-from agents.crew_tools import ToolContext, all_tools, run_check
+from agents.crew_tools import ToolContext, WriteFileTool, describe_run, run_check
 from agents.events import CheckRun, EventBus, FileChanged, ToolCallFailed, ToolCallFinished, ToolCallStarted
 from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles
@@ -16,20 +16,20 @@ def context(tmp_path: Path) -> ToolContext:
     return ToolContext(WorkspaceFiles(tmp_path), EventBus(), RunLimits(wall_s=2.0))
 
 
-def _tool(context: ToolContext, name: str):
-    return next(tool for tool in all_tools(context) if tool.name == name)
+def _writer(context: ToolContext) -> WriteFileTool:
+    return WriteFileTool().bind(context)
 
 
-def test_write_read_delete_report_events(context: ToolContext) -> None:
-    assert "created a.py" in _tool(context, "write_file").run(path="a.py", content="print(1)")
-    assert _tool(context, "read_file").run(path="a.py") == "print(1)\n"
-    assert "a.py" in _tool(context, "list_files").run(folder=".")
-    assert _tool(context, "delete_file").run(path="a.py") == "deleted a.py"
-    assert not (context.root / "a.py").exists()
+def test_writes_report_events(context: ToolContext) -> None:
+    assert "created a.py" in _writer(context).run(path="a.py", content="print(1)")
+    assert (context.root / "a.py").read_text() == "print(1)\n"
+    assert "modified a.py" in _writer(context).run(path="a.py", content="print(2)\n")
+    assert context.written == ["a.py", "a.py"]
     changes = [(e.action, e.path) for e in context.bus.history if isinstance(e, FileChanged)]
-    assert changes == [("created", "a.py"), ("deleted", "a.py")]
+    assert changes == [("created", "a.py"), ("modified", "a.py")]
+    started = [e.name for e in context.bus.history if isinstance(e, ToolCallStarted)]
     finished = [e for e in context.bus.history if isinstance(e, ToolCallFinished)]
-    assert [e.name for e in finished] == ["write_file", "read_file", "list_files", "delete_file"]
+    assert started == [e.name for e in finished] == ["write_file", "write_file"]
     assert all(e.duration_s >= 0 for e in finished)
 
 
@@ -39,13 +39,13 @@ ESCAPES = ["../escape.py", "/etc/passwd", "sub/../../x.py", "a\0b.py", "C:\\x.py
 @pytest.mark.parametrize("path", ESCAPES)
 def test_escaping_paths_fail_the_argument_schema(context: ToolContext, path: str) -> None:
     with pytest.raises(ValueError, match="validation failed"):  # CrewAI's executor shows it to the agent
-        _tool(context, "write_file").run(path=path, content="x = 1")
+        _writer(context).run(path=path, content="x = 1")
     assert not (context.root.parent / "escape.py").exists()
 
 
 @pytest.mark.parametrize("path", ESCAPES)
 def test_escaping_paths_are_refused_by_the_workspace_too(context: ToolContext, path: str) -> None:
-    observation = _tool(context, "write_file")._run(path=path, content="x = 1")  # past the schema
+    observation = _writer(context)._run(path=path, content="x = 1")  # past the schema
     assert observation.startswith("Error:")
     failed = [e for e in context.bus.history if isinstance(e, ToolCallFailed)]
     assert len(failed) == 1 and failed[0].name == "write_file" and failed[0].arguments["path"] == path
@@ -55,7 +55,7 @@ def test_escaping_paths_are_refused_by_the_workspace_too(context: ToolContext, p
 def test_symlink_out_of_the_workspace_is_refused(context: ToolContext, tmp_path_factory) -> None:
     outside = tmp_path_factory.mktemp("outside")
     (context.root / "link").symlink_to(outside)
-    assert _tool(context, "write_file").run(path="link/x.py", content="x = 1").startswith("Error:")
+    assert _writer(context).run(path="link/x.py", content="x = 1").startswith("Error:")
     assert isinstance(context.bus.history[-1], ToolCallFailed)
     assert not (outside / "x.py").exists()
 
@@ -84,15 +84,7 @@ def test_a_silent_program_fails_a_check_that_expects_output(context: ToolContext
     assert not crashed.passed and crashed.problem == ""  # its exit code already says why
 
 
-def test_run_tool_reports_output_and_exit_code(context: ToolContext) -> None:
+def test_a_failed_run_is_described_with_its_output_and_exit_code(context: ToolContext) -> None:
     (context.root / "boom.py").write_text("print('before')\nraise SystemExit(3)\n")
-    observation = _tool(context, "run_python").run(path="boom.py")
-    assert "exit 3" in observation and "before" in observation
-    started = [e.name for e in context.bus.history if isinstance(e, ToolCallStarted)]
-    assert started == ["run_python"]
-
-
-def test_search_code_falls_back_to_text_search(context: ToolContext) -> None:
-    (context.root / "calc.py").write_text("def parse_config(path):\n    return open(path).read()\n")
-    assert "calc.py:1-2" in _tool(context, "search_code").run(query="parse_config")
-    assert _tool(context, "search_code").run(query="zzzz_nothing") == "No matches."
+    description = describe_run(run_check(context, "python", "boom.py"))
+    assert "exit 3" in description and "stdout:\nbefore" in description

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import agents.crewai_setup  # noqa: F401
-from agents.crew_tools import ToolContext, all_tools
+from agents.crew_tools import ToolContext, WriteFileTool
 from agents.edit_guard import lost_definitions
 from agents.events import EventBus, FileChanged, ToolCallFailed
 from tools.sandbox import RunLimits
@@ -49,8 +49,7 @@ def test_the_request_may_ask_to_remove_or_rename() -> None:
 
 def _write(tmp_path: Path, request: str, content: str) -> tuple[str, ToolContext]:
     context = ToolContext(WorkspaceFiles(tmp_path), EventBus(), RunLimits(wall_s=2.0), request=request)
-    tool = next(t for t in all_tools(context) if t.name == "write_file")
-    return tool.run(path="mathx.py", content=content), context
+    return WriteFileTool().bind(context).run(path="mathx.py", content=content), context
 
 
 def test_the_write_tool_refuses_a_lossy_rewrite_and_changes_nothing(tmp_path: Path) -> None:
