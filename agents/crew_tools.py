@@ -140,36 +140,21 @@ class _EventTool(BaseTool):
         return self
 
     def _run(self, **arguments: Any) -> str:
-        context = self._context
-        call_id = uuid.uuid4().hex[:12]
-        context.bus.emit(
-            ToolCallStarted(call_id=call_id, agent=context.agent, name=self.name, arguments=arguments)
-        )
+        bus = self._context.bus
+        call: dict[str, Any] = {  # the same on the call's three events
+            "call_id": uuid.uuid4().hex[:12],
+            "agent": self._context.agent,
+            "name": self.name,
+            "arguments": arguments,
+        }
+        bus.emit(ToolCallStarted(**call))
         started = time.perf_counter()
         try:
             result = self._do(**arguments)
         except (WorkspaceError, ValueError, OSError, TypeError) as exc:
-            context.bus.emit(
-                ToolCallFailed(
-                    call_id=call_id,
-                    agent=context.agent,
-                    name=self.name,
-                    arguments=arguments,
-                    error=str(exc),
-                    duration_s=time.perf_counter() - started,
-                )
-            )
+            bus.emit(ToolCallFailed(**call, error=str(exc), duration_s=time.perf_counter() - started))
             return f"Error: {exc}"
-        context.bus.emit(
-            ToolCallFinished(
-                call_id=call_id,
-                agent=context.agent,
-                name=self.name,
-                arguments=arguments,
-                result=preview(result),
-                duration_s=time.perf_counter() - started,
-            )
-        )
+        bus.emit(ToolCallFinished(**call, result=preview(result), duration_s=time.perf_counter() - started))
         return result[:OBSERVATION_CHARS]
 
     def _do(self, **arguments: Any) -> str:
