@@ -32,14 +32,18 @@ class CheckOutcome:
         return self.total > 0 and self.passed == self.total
 
 
+def _top_level(source: str) -> list[ast.stmt]:
+    """The module's top-level statements; none when it does not parse."""
+    try:
+        return ast.parse(source).body
+    except (SyntaxError, ValueError):
+        return []
+
+
 def signatures(source: str) -> str:
     """The module's top-level `def`/`class` lines (methods indented), without bodies."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return ""
     lines: list[str] = []
-    for node in tree.body:
+    for node in _top_level(source):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             lines.append(f"def {node.name}({ast.unparse(node.args)})")
         elif isinstance(node, ast.ClassDef):
@@ -54,12 +58,8 @@ def signatures(source: str) -> str:
 
 def example_checks(source: str) -> str:
     """Assert lines from the examples in the docstrings of the module's functions."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return ""
     lines: list[str] = []
-    for node in tree.body:
+    for node in _top_level(source):
         if isinstance(node, ast.FunctionDef) and ast.get_docstring(node):
             lines += [f"assert {e.call} == {e.expected}" for e in docstring_examples(source, node.name)]
     return "\n".join(dict.fromkeys(lines))
