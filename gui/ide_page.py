@@ -32,7 +32,7 @@ from gui.model_panel_data import (
     plan_preview,
     resolve_choice,
 )
-from gui.run_review import redo_last_undo, reject_file, run_files
+from gui.run_review import redo_last_undo, reject_file, run_files, undo_last_run
 from gui.run_view import RunView
 from gui.sidebar_html import SIDEBAR_CSS, context_rows, timeline_html
 from gui.workspace_actions import (
@@ -42,7 +42,6 @@ from gui.workspace_actions import (
     open_file,
     relative_in,
     save_file,
-    undo_last_run,
 )
 from models.catalog import catalog_entry
 from models.offload_planner import KV_TYPES as KV_CHOICES

@@ -1,4 +1,4 @@
-"""The Files tab's actions: open and save a file, the last run's diff, undo. All file access goes
+"""The Files tab's actions: open and save a file, the last run's diff. All file access goes
 through WorkspaceFiles (directory fds, no link followed out, no fifo opened blocking, no
 hard-linked file read), so the editor cannot leave the workspace either."""
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gui.run_view import fence
-from tools.run_snapshot import NothingToUndoError, RunSnapshots, SnapshotError
+from tools.run_snapshot import RunSnapshots, SnapshotError
 from tools.workspace_files import WorkspaceError, WorkspaceFiles
 
 LANGUAGES = {
@@ -114,16 +114,3 @@ def last_run_diff(workspace: Path) -> str:
     if info is None:
         return "No crew run to show yet."
     return f"Last run: {info.label!r}\n\n" + fence(diff or "(no file changes)", "diff")
-
-
-def undo_last_run(workspace: Path) -> str:
-    try:
-        result = RunSnapshots(workspace).undo()
-    except NothingToUndoError as exc:
-        return str(exc).capitalize() + "."
-    except (SnapshotError, OSError) as exc:
-        return f"Undo failed: {exc}"
-    text = result.summary().capitalize() + "."
-    if result.not_restored:
-        text += " Not restored: " + "; ".join(result.not_restored)
-    return text
