@@ -34,6 +34,7 @@ from agents.events import (
     Notice,
     ReviewVerdict,
     RunFinished,
+    RunOutcome,
     RunStarted,
     ToolCallFailed,
     ToolCallFinished,
@@ -75,16 +76,9 @@ class CrewSettings:
 
 
 @dataclass
-class RunSummary:
-    run_id: str
-    completed: bool
-    approved: bool
-    checks_passed: bool
-    rounds_used: int
-    files_changed: list[str]
-    checks: list[str]
-    message: str
-    duration_s: float
+class RunSummary(RunOutcome):
+    """The run's outcome (what RunFinished says) and what it cost."""
+
     llm_seconds: float
     llm_calls: int
     prompt_tokens_sent: int
@@ -598,17 +592,5 @@ class CrewRunner:
         )
         if not completed:
             self.bus.emit(Notice(level="error", message=message))
-        self.bus.emit(
-            RunFinished(
-                run_id=run_id,
-                completed=completed,
-                approved=approved,
-                checks_passed=checks_passed,
-                rounds_used=rounds_used,
-                files_changed=summary.files_changed,
-                checks=summary.checks,
-                message=message,
-                duration_s=summary.duration_s,
-            )
-        )
+        self.bus.emit(RunFinished.of(summary))
         return summary

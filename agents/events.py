@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from tools.search_hit import Hit
@@ -132,7 +132,9 @@ class Notice(Event):
 
 
 @dataclass
-class RunFinished(Event):
+class RunOutcome:
+    """How a run ended: what RunFinished says, and the head of the runner's RunSummary."""
+
     run_id: str
     completed: bool  # false: an infrastructure error ended the run
     approved: bool
@@ -142,6 +144,14 @@ class RunFinished(Event):
     checks: list[str]
     message: str
     duration_s: float
+
+
+@dataclass
+class RunFinished(RunOutcome, Event):
+    @classmethod
+    def of(cls, outcome: RunOutcome) -> RunFinished:
+        """The event for a run that ended so (a RunSummary's figures beyond the outcome left out)."""
+        return cls(**{f.name: getattr(outcome, f.name) for f in fields(RunOutcome)})
 
 
 Subscriber = Callable[[Event], None]
