@@ -90,7 +90,8 @@ def _printer(stream: TextIO, as_json: bool) -> callable:
 
 
 def run_ask(request: str, workspace: Path, *, engine_factory: callable, rounds: int, as_json: bool) -> int:
-    from agents.crew_runner import CrewRunner, CrewSettings
+    from agents.crew_factory import build_crew
+    from agents.crew_runner import CrewSettings
     from models.engine import EngineError
 
     if not request.strip():
@@ -110,14 +111,9 @@ def run_ask(request: str, workspace: Path, *, engine_factory: callable, rounds: 
     except EngineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INFRA
-    from agents.context_retrieval import index_retriever
-
     bus = EventBus()
     bus.subscribe(_printer(sys.stdout, as_json))
-    runner = CrewRunner(
-        engine, workspace, bus, CrewSettings(rounds=rounds), retriever=index_retriever(workspace)
-    )
-    summary = runner.run(request)
+    summary = build_crew(engine, workspace, bus, CrewSettings(rounds=rounds), use_index=True).run(request)
     if not summary.completed:
         print(f"error: {summary.message}", file=sys.stderr)
         return EXIT_INFRA

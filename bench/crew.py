@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 import offline  # noqa: F401, I001
-from agents.crew_runner import CrewRunner, CrewSettings
+from agents.crew_factory import build_crew
+from agents.crew_runner import CrewSettings
 from agents.edit_guard import lost_definitions
 from agents.events import (
     AgentFinished,
@@ -235,7 +236,7 @@ def run_crew(engine: Engine, request: AcceptanceRequest, rounds: int) -> Outcome
         before = prepare_workspace(request, workspace)
         bus = EventBus()
         began = time.perf_counter()
-        summary = CrewRunner(engine, workspace, bus, CrewSettings(rounds=rounds)).run(request.text)
+        summary = build_crew(engine, workspace, bus, CrewSettings(rounds=rounds)).run(request.text)
         seconds = time.perf_counter() - began
         files = _written(workspace, summary.files_changed)
         lost = lost_in(before, workspace, request.text)

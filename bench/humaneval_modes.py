@@ -133,7 +133,8 @@ def crew_request(entry_point: str) -> str:
 
 def solve_crew(engine: Engine, problem: dict[str, Any], gen: GenerationSettings, rounds: int = 3) -> Solution:
     """The product's crew on the problem; it sizes its own replies from the model."""
-    from agents.crew_runner import CrewRunner, CrewSettings
+    from agents.crew_factory import build_crew
+    from agents.crew_runner import CrewSettings
     from agents.events import AgentFinished, CheckRun, EventBus
 
     started = time.perf_counter()
@@ -145,7 +146,7 @@ def solve_crew(engine: Engine, problem: dict[str, Any], gen: GenerationSettings,
         (workspace / SOLUTION_FILE).write_text(problem["prompt"].rstrip("\n") + "\n    pass\n")
         bus = EventBus()
         settings = CrewSettings(rounds=rounds, temperature=gen.temperature, seed=gen.seed)
-        summary = CrewRunner(engine, workspace, bus, settings).run(crew_request(entry))
+        summary = build_crew(engine, workspace, bus, settings).run(crew_request(entry))
         code = (workspace / SOLUTION_FILE).read_text(encoding="utf-8", errors="replace")
     solution = Solution(
         program=solution_from_reply(problem["prompt"], entry, f"```python\n{code}\n```"),

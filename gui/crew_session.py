@@ -281,17 +281,16 @@ class CrewSession:
 
     def _crew_thread(self, engine: object, request: str, bus: EventBus) -> None:
         try:
-            from agents.context_retrieval import index_retriever
-            from agents.crew_runner import CrewRunner, CrewSettings
+            from agents.crew_factory import build_crew
+            from agents.crew_runner import CrewSettings
 
             settings = self.settings()
-            workspace = self.workspace()
-            runner = CrewRunner(
+            runner = build_crew(
                 engine,  # type: ignore[arg-type]
-                workspace,
+                self.workspace(),
                 bus,
                 CrewSettings(rounds=settings.rounds, temperature=settings.temperature, seed=settings.seed),
-                retriever=index_retriever(workspace, opener=self.index().open),
+                index_opener=self.index().open,
                 cancel=self.cancel,
             )
             runner.run(request)

@@ -1,0 +1,70 @@
+"""Start llama-cpp-python's OpenAI-compatible server on a free loopback port, for the backend
+benchmark and the tests (`pip install 'llama-cpp-python[server]'`; requirements-dev.txt has it).
+
+The server is a child process on 127.0.0.1 only; it is stopped (and its output kept for the
+error message) when the `with` block ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+START_TIMEOUT_S = 90.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def llama_server(model: Path, *, n_ctx: int = 4096, threads: int | None = None) -> Iterator[str]:
+    """The server's base URL (http://127.0.0.1:PORT/v1) while it runs."""
+    port = free_port()
+    command = [
+        sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
+        "--port", str(port), "--n_ctx", str(n_ctx),
+    ]  # fmt: skip
+    if threads:
+        command += ["--n_threads", str(threads)]
+    url = f"http://127.0.0.1:{port}/v1"
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
+        try:
+            _wait_until_up(url, process, log)
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def _wait_until_up(url: str, process: subprocess.Popen, log: object) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    # No proxy: the server is on loopback, and nothing else may be contacted.
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            log.seek(0)  # type: ignore[attr-defined]
+            tail = log.read()[-2000:].decode(errors="replace")  # type: ignore[attr-defined]
+            raise RuntimeError(f"llama_cpp.server exited with {process.returncode}:\n{tail}")
+        try:
+            with opener.open(f"{url}/models", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"llama_cpp.server did not answer at {url} within {START_TIMEOUT_S:g} s")
