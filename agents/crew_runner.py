@@ -167,13 +167,16 @@ class CrewRunner:
         self._earlier: list[str] = []  # files the previous run changed that are still there
 
     # ---------- the run ----------
-    def run(self, request: str) -> RunSummary:
+    def run(self, request: str, *, fresh: bool = False) -> RunSummary:
+        """`fresh`: a new conversation (the IDE's "New conversation"): no earlier run is a follow-up's
+        previous request, though it stays undoable."""
         started = time.perf_counter()
         request = request.strip()
         if not request:
             return self._finish("", started, completed=False, message="The request is empty.")
         try:
-            self.previous = self.snapshots.last_run()  # before this run becomes the last one
+            # Before this run becomes the last one.
+            self.previous = None if fresh else self.snapshots.last_run()
             run_id = self.snapshots.begin_run(request)
         except (SnapshotError, OSError) as exc:
             return self._finish(

@@ -82,6 +82,12 @@ class ChatStore:
             self._write()
             return handle
 
+    def opens_conversation(self, handle: tuple[int, int]) -> bool:
+        """Whether the run with this handle is the first of its conversation: nothing before it in
+        the chat (a new conversation, a first request, or a chat that could not be read). Such a
+        run must not be taken as a follow-up of an earlier run the chat no longer shows."""
+        return not self.before(handle)
+
     def before(self, handle: tuple[int, int]) -> list[Message]:
         """The chat before a run's messages (what the page shows above the streaming run)."""
         with self._lock:
@@ -170,3 +176,7 @@ class ChatSaver:
             self.handle = self.store.begin(messages)
         else:
             self.handle, _ = self.store.update(self.handle, messages)
+
+    def opens_conversation(self) -> bool:
+        """True when this run starts a new conversation (see ChatStore.opens_conversation)."""
+        return self.handle is not None and self.store.opens_conversation(self.handle)

@@ -36,6 +36,9 @@ class Ticket:
     state: str = "waiting"
     ahead: int = 0
     request: str = ""  # given back to the request box when withdrawn, so the typing is not lost
+    # Asked when the request starts to run: True when it opens a new conversation, so the crew
+    # takes no earlier run as the one a follow-up means (None: it follows up the last run).
+    fresh: Callable[[], bool] | None = None
 
 
 @dataclass
@@ -266,7 +269,7 @@ class CrewSession:
         events: queue.Queue[Event] = queue.Queue()
         bus = EventBus()
         bus.subscribe(events.put)
-        worker = threading.Thread(target=self._crew_thread, args=(engine, view.request, bus), daemon=True)
+        worker = threading.Thread(target=self._crew_thread, args=(engine, live.ticket, bus), daemon=True)
         worker.start()
         saved_at = time.monotonic()
         while worker.is_alive() or not events.empty():
@@ -279,8 +282,9 @@ class CrewSession:
                 save()
                 saved_at = time.monotonic()
 
-    def _crew_thread(self, engine: object, request: str, bus: EventBus) -> None:
+    def _crew_thread(self, engine: object, ticket: Ticket, bus: EventBus) -> None:
         try:
+            fresh = bool(ticket.fresh and ticket.fresh())
             from agents.crew_factory import build_crew
             from agents.crew_runner import CrewSettings
 
@@ -293,6 +297,6 @@ class CrewSession:
                 index_opener=self.index().open,
                 cancel=self.cancel,
             )
-            runner.run(request)
+            runner.run(ticket.request, fresh=fresh)
         except Exception as exc:  # noqa: BLE001 - the page must stay up and say what happened
             bus.emit(Notice(level="error", message=f"The run could not start: {type(exc).__name__}: {exc}"))

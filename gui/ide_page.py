@@ -156,7 +156,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                             elem_id="keys-hint",
                         )
                         clear_chat = gr.Button(
-                            "Clear chat", elem_id="clear-chat", size="sm", scale=0, min_width=90
+                            "New conversation", elem_id="clear-chat", size="sm", scale=0, min_width=130
                         )
                 with gr.Column(scale=3, min_width=300), gr.Tabs():
                     with gr.Tab("Editor", id="editor-tab"):
@@ -303,6 +303,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                 ticket.state = "done"  # nothing to queue
             store = chat_store()
             saver = ChatSaver(store)
+            ticket.fresh = saver.opens_conversation  # after New conversation: no follow-up memory
             last: tuple[Any, ...] = ()
             box: Any = ""  # the request box is cleared once; what is typed during the run stays
             for view in state.session.run(message, owner=owner, ticket=ticket, on_change=saver):
@@ -391,7 +392,10 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
 
         def clear_conversation() -> tuple[list[Any], str]:
             problem = chat_store().clear()
-            return [], problem or "Chat cleared. The workspace's files are as they were."
+            return [], problem or (
+                "New conversation: the next request is not taken as a follow-up of earlier ones."
+                " The workspace's files and Undo are as they were."
+            )
 
         clear_chat.click(clear_conversation, None, [chat, run_line], api_name="clear_chat")
         chat.clear(clear_conversation, None, [chat, run_line], api_visibility="private")  # its own bin icon
