@@ -16,6 +16,7 @@ Layout:
                               the commit point of begin_run (a run without it never started)
     runs/<id>/journal.log     paths the crew's write tool touched (one JSON string a line)
     runs/<id>/before_undo.json  the tree just before an undo, so an undo can be inspected
+    runs/<id>/undo_aim.json     the tree that undo aimed for, so redo touches only what it changed
     statcache.json            (size, mtime, ctime, inode) -> sha, to skip re-hashing
                               unchanged files on the next snapshot
 
@@ -61,6 +62,26 @@ class NothingToUndoError(SnapshotError):
 
 
 @dataclass(frozen=True)
+class UndoPlan:
+    """What undoing one run would do now, said before it is done (the page asks before deleting)."""
+
+    run_id: str
+    label: str
+    restore: list[str]  # put back as they were before the run
+    delete: list[str]  # the run created them (a folder ends in /): removed; Redo brings them back
+    kept: list[str]  # "path: why" for the run's paths left as they are now
+    whole_tree: bool = False  # the run never ended: the whole workspace goes back to before it
+
+
+class UndoNeedsConfirmationError(SnapshotError):
+    """The undo would delete files the caller did not agree to delete; nothing was changed."""
+
+    def __init__(self, plan: UndoPlan) -> None:
+        super().__init__(f"undoing {plan.label!r} would delete {', '.join(plan.delete)}; not confirmed")
+        self.plan = plan
+
+
+@dataclass(frozen=True)
 class RunInfo:
     id: str
     label: str
@@ -69,6 +90,7 @@ class RunInfo:
     files_written: list[str]  # journaled by the write tool, first-write order
     undone: bool = False
     skipped: dict[str, str] = field(default_factory=dict)  # path -> why it was not saved
+    undone_at: float = 0.0  # epoch seconds of the undo (0: not undone), so Redo takes the latest
 
     @property
     def is_finished(self) -> bool:
@@ -193,29 +215,38 @@ class RunSnapshots:
                 return info
         return None
 
-    def undo(self) -> UndoResult:
-        """Put the workspace back exactly as it was before the last (not yet undone) run."""
+    def runs(self) -> list[RunInfo]:
+        """Every recorded run, newest first, undone ones too (to choose one to undo or redo)."""
+        return [info for info in map(self._info, self._run_ids_newest_first()) if info is not None]
+
+    def undo_plan(self, run_id: str | None = None) -> UndoPlan:
+        """What undo(run_id) would restore and delete now; changes nothing in the workspace."""
         with self._locked():
-            info = self.last_run()
-            if info is None:
-                if any(self._info(r) for r in self._run_ids_newest_first()):
-                    raise NothingToUndoError("nothing to undo: every recorded run is undone")
-                raise NothingToUndoError(
-                    f"nothing to undo: no crew run has been recorded in {self.workspace}"
-                )
+            info = self._undo_choice(run_id)
+            current = self._snapshot()
+            aim, kept, whole = self._undo_aim(info, current)
+            return _plan(info, aim, current, kept, whole)
+
+    def undo(self, run_id: str | None = None, *, allow_delete: list[str] | None = None) -> UndoResult:
+        """Put back what one run changed (the last not undone run when run_id is None): only the
+        paths it changed that nobody changed since; files it did not create are never deleted.
+        `allow_delete`: the deletions the user agreed to (from undo_plan); if the undo would now
+        delete anything else, UndoNeedsConfirmationError is raised and nothing is changed.
+        None: no confirmation asked (the command line's undo)."""
+        with self._locked():
+            info = self._undo_choice(run_id)
             run_dir = self.store / "runs" / info.id
-            target = _Tree.from_json(json.loads((run_dir / "manifest.json").read_text("utf-8")))
             current = self._snapshot()  # also saves what the undo overwrites
+            aim, kept, whole = self._undo_aim(info, current)
+            if allow_delete is not None:
+                plan = _plan(info, aim, current, kept, whole)
+                if set(plan.delete) - set(allow_delete):
+                    raise UndoNeedsConfirmationError(plan)
             backup = run_dir / "before_undo.json"
             _write_json(backup, current.to_json())
-            after_path = run_dir / "after.json"
-            if after_path.exists():
-                after = _Tree.from_json(json.loads(after_path.read_text("utf-8")))
-                aim, kept = _only_run_changes(target, after, current)
-                result = self._restore(aim, current, info, backup)
-                result.not_restored.extend(kept)
-            else:  # the run was killed before it ended: put the whole tree back
-                result = self._restore(target, current, info, backup)
+            _write_json(run_dir / "undo_aim.json", aim.to_json())
+            result = self._restore(aim, current, info, backup)
+            result.not_restored.extend(kept)
             meta_path = run_dir / "meta.json"
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             meta["undone"] = time.time()
@@ -223,6 +254,44 @@ class RunSnapshots:
         if self._active == info.id:
             self._active = None
         return result
+
+    def _undo_choice(self, run_id: str | None) -> RunInfo:
+        if run_id is None:
+            info = self.last_run()
+            if info is not None:
+                return info
+            if any(self._info(r) for r in self._run_ids_newest_first()):
+                raise NothingToUndoError("nothing to undo: every recorded run is undone")
+            raise NothingToUndoError(f"nothing to undo: no crew run has been recorded in {self.workspace}")
+        chosen = self._info(run_id) if _is_run_id(run_id) else None
+        if chosen is None:
+            raise SnapshotError(f"no run {run_id!r} in this workspace's history")
+        if chosen.undone:
+            raise NothingToUndoError(
+                f"nothing to undo: {chosen.label!r} is already undone (Redo brings it back)"
+            )
+        return chosen
+
+    def _undo_aim(self, info: RunInfo, current: _Tree) -> tuple[_Tree, list[str], bool]:
+        """The tree an undo of `info` aims for, the run's paths kept as they are (with why), and
+        whether the whole tree goes back (a run that never ended and is the newest)."""
+        run_dir = self.store / "runs" / info.id
+        before = _Tree.from_json(json.loads((run_dir / "manifest.json").read_text("utf-8")))
+        after_path = run_dir / "after.json"
+        if after_path.exists():
+            after = _Tree.from_json(json.loads(after_path.read_text("utf-8")))
+            return (*_only_run_changes(before, after, current), False)
+        newest = next((r for r in self._run_ids_newest_first() if self._info(r) is not None), None)
+        if newest == info.id:  # killed before it ended, nothing after it: the whole tree goes back
+            return before, [], True
+        # Killed, and later runs came: only what its write tool journaled is known to be its own.
+        after = _Tree(dict(before.files), dict(before.links), dict(before.dirs), dict(before.skipped))
+        for rel in info.files_written:
+            for kind in ("files", "links", "skipped"):
+                getattr(after, kind).pop(rel, None)
+                if rel in getattr(current, kind):
+                    getattr(after, kind)[rel] = getattr(current, kind)[rel]
+        return (*_only_run_changes(before, after, current), False)
 
     def last_run_diff(self, max_file_bytes: int = 200_000) -> tuple[RunInfo | None, str]:
         """The last (not undone) run and a unified diff of its files: saved before vs on disk now."""
@@ -282,15 +351,21 @@ class RunSnapshots:
             fsync_dir(path.parent)
         return done
 
-    def redo(self) -> UndoResult:
-        """Bring back the changes of the newest run after it was undone; files changed since the
-        undo stay as they are (and are named in not_restored)."""
+    def redo(self, run_id: str | None = None) -> UndoResult:
+        """Bring back the changes of an undone run (None: the run undone last); files changed since
+        the undo stay as they are (and are named in not_restored)."""
         with self._locked():
-            ids = [r for r in self._run_ids_newest_first() if self._info(r) is not None]
-            info = self._info(ids[0]) if ids else None
-            run_dir = self.store / "runs" / info.id if info else None
-            if info is None or run_dir is None or not info.undone:
-                raise NothingToUndoError("nothing to redo: the newest run is not undone")
+            undone = [info for info in self.runs() if info.undone]
+            if run_id is not None:
+                undone = [info for info in undone if info.id == run_id]
+            info = max(undone, key=lambda i: i.undone_at, default=None)
+            if info is None:
+                raise NothingToUndoError(
+                    "nothing to redo: no run is undone"
+                    if run_id is None
+                    else "nothing to redo: that run is not undone"
+                )
+            run_dir = self.store / "runs" / info.id
             try:
                 manifest = _Tree.from_json(json.loads((run_dir / "manifest.json").read_text("utf-8")))
                 undone_from = _Tree.from_json(json.loads((run_dir / "before_undo.json").read_text("utf-8")))
@@ -298,8 +373,10 @@ class RunSnapshots:
                 raise SnapshotError(f"the undo of {info.label!r} left no record to redo from: {exc}") from exc
             # What the undo aimed at, computed as undo() did, so redo touches only what it changed.
             left_by_undo = manifest
-            after_path = run_dir / "after.json"
-            if after_path.exists():
+            aim_path, after_path = run_dir / "undo_aim.json", run_dir / "after.json"
+            if aim_path.exists():  # what the undo aimed for, as it recorded it
+                left_by_undo = _Tree.from_json(json.loads(aim_path.read_text("utf-8")))
+            elif after_path.exists():  # an undo from before that record: computed as undo() did
                 after = _Tree.from_json(json.loads(after_path.read_text("utf-8")))
                 left_by_undo = _only_run_changes(manifest, after, undone_from)[0]
             current = self._snapshot()
@@ -550,6 +627,7 @@ class RunSnapshots:
             files_written=written,
             undone=bool(meta.get("undone")),
             skipped=skipped,
+            undone_at=float(meta.get("undone") or 0.0),
         )
 
     def _prune(self) -> None:
@@ -583,6 +661,28 @@ def _entry(tree: _Tree, rel: str) -> tuple[str, object]:
     if rel in tree.skipped:
         return "skipped", None
     return "absent", None
+
+
+def _plan(info: RunInfo, aim: _Tree, current: _Tree, kept: list[str], whole_tree: bool) -> UndoPlan:
+    """What _restore(aim, current) will put back and delete, as _restore decides it."""
+    delete = [
+        rel
+        for rel in sorted(set(current.files) | set(current.links) | set(current.skipped))
+        if rel not in aim.files and rel not in aim.links and rel not in aim.skipped
+        and rel not in current.dirs and rel != "."
+    ]  # fmt: skip
+    delete += [rel + "/" for rel in sorted(set(current.dirs) - set(aim.dirs))]
+    restore = [
+        rel for rel, entry in sorted(aim.files.items()) if (current.files.get(rel) or [])[:2] != entry[:2]
+    ]
+    restore += [rel for rel, target in sorted(aim.links.items()) if current.links.get(rel) != target]
+    restore += [rel + "/" for rel in sorted(set(aim.dirs) - set(current.dirs))]
+    return UndoPlan(info.id, info.label, restore, delete, list(kept), whole_tree)
+
+
+def _is_run_id(run_id: str) -> bool:
+    # A run id names a folder of the store: nothing that could climb out of it.
+    return bool(run_id) and "/" not in run_id and "\\" not in run_id and run_id not in (".", "..")
 
 
 def _only_run_changes(before: _Tree, after: _Tree, current: _Tree) -> tuple[_Tree, list[str]]:
