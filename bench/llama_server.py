@@ -34,6 +34,8 @@ def llama_server(model: Path, *, n_ctx: int = 4096, threads: int | None = None) 
     command = [
         sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
         "--port", str(port), "--n_ctx", str(n_ctx),
+        # By default a new request interrupts the one being streamed; several crew runs must queue.
+        "--interrupt_requests", "False",
     ]  # fmt: skip
     if threads:
         command += ["--n_threads", str(threads)]
