@@ -139,7 +139,9 @@ class OpenAIEngine:
             n_ctx, source = DEFAULT_N_CTX, "assumed; the server does not say: pass --n-ctx"
         self.settings = replace(self.settings, n_ctx=n_ctx, model=model)
         self.model_path = Path(model)
-        self.info = RemoteInfo(name=model, parameter_count=parameters_from_name(model))
+        served_params = (entry.get("meta") or {}).get("n_params")  # llama-server says; others do not
+        parameters = served_params if isinstance(served_params, int) else parameters_from_name(model)
+        self.info = RemoteInfo(name=model, parameter_count=parameters)
         self.load_report = RemoteLoadReport(
             url, model, n_ctx, source, time.perf_counter() - started, messages
         )
@@ -435,11 +437,10 @@ def _refuses_json_schema(response: Any) -> bool:
 
 
 def _served_context(entry: dict[str, Any]) -> int:
-    """The context a server reports for a model: vLLM's max_model_len, llama-server's meta.n_ctx."""
-    for value in (entry.get("max_model_len"), (entry.get("meta") or {}).get("n_ctx")):
-        if isinstance(value, int) and value > 0:
-            return value
-    return 0
+    """The context a server runs a model with: vLLM's max_model_len. (llama-server lists only the
+    training context, n_ctx_train, which is not the one it was started with.)"""
+    value = entry.get("max_model_len")
+    return value if isinstance(value, int) and value > 0 else 0
 
 
 def _raise_for_status(response: Any, remote: RemoteSettings) -> None:
