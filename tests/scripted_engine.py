@@ -131,6 +131,9 @@ class ScriptedEngine:
     def loaded(self) -> bool:
         return True
 
+    def load(self, on_message: Callable[[str], None] | None = None) -> None:
+        pass  # nothing to load: the script is the model
+
     def close(self) -> None:
         pass
 

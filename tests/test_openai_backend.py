@@ -70,6 +70,23 @@ def test_both_engines_satisfy_the_protocol(engine: object, server_url: str) -> N
     assert remote.info is not None and remote.info.parameter_count == 135_000_000
 
 
+def test_each_reply_carries_its_own_stats_in_process_and_scripted(engine: object) -> None:
+    from tests.scripted_engine import ScriptedEngine
+
+    scripted = ScriptedEngine(["one two three", "four"])
+    assert isinstance(scripted, ChatEngine)
+    for chat_engine in (engine, scripted):
+        gen = GenerationSettings(max_tokens=8, temperature=0.0)
+        first = chat_engine.stream_chat([{"role": "user", "content": "Say hi."}], gen)  # type: ignore[attr-defined]
+        assert first.stats is None  # nothing ran yet: the stream is lazy
+        text = first.text()
+        second = chat_engine.stream_chat([{"role": "user", "content": "Say bye."}], gen)  # type: ignore[attr-defined]
+        second.text()
+        assert first.stats is not None and second.stats is not None and first.stats is not second.stats
+        assert first.stats.completion_tokens > 0 and text
+        assert chat_engine.last_stats is second.stats  # type: ignore[attr-defined]
+
+
 def test_a_crew_request_completes_through_the_server_as_in_process(
     engine: object, server_url: str, tmp_path: Path
 ) -> None:
