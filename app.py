@@ -20,7 +20,8 @@ from models.model_path import resolve_model
 from models.offload_planner import KV_TYPES
 from models.openai_engine import RemoteSettings
 
-if TYPE_CHECKING:  # deferred at run time: Gradio's settings module is not needed by every command
+if TYPE_CHECKING:  # deferred at run time: only the IDE needs these
+    from gui.ide_state import IdeState
     from gui.user_settings import UserSettings
     from models.model_host import ModelHost
 
@@ -122,12 +123,16 @@ def engine_settings(args: argparse.Namespace) -> EngineSettings:
 
 def remote_settings(args: argparse.Namespace) -> RemoteSettings | None:
     """The server to use with --backend openai (None: the local engine); exits 2 without --base-url."""
+    problem = None
     if (args.backend or "local") != "openai":
-        if args.base_url:
-            raise SystemExit("error: --base-url needs --backend openai")
+        problem = "--base-url needs --backend openai" if args.base_url else None
+    elif not args.base_url:
+        problem = "--backend openai needs --base-url, e.g. http://127.0.0.1:8080/v1"
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        raise SystemExit(2)
+    if (args.backend or "local") != "openai":
         return None
-    if not args.base_url:
-        raise SystemExit("error: --backend openai needs --base-url, e.g. http://127.0.0.1:8080/v1")
     return RemoteSettings(
         base_url=args.base_url, model=args.model, api_key_env=args.api_key_env, n_ctx=args.n_ctx or 0
     )
@@ -175,9 +180,8 @@ def cmd_models(_: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from gui.launch_guard import LaunchError, ensure_port_free, parse_auth, require_auth_off_loopback
-    from gui.user_settings import load_settings, merged
-    from models.model_host import ModelHost
 
+    remote = remote_settings(args)  # bad backend flags end here, before anything starts
     try:
         auth = parse_auth(args.auth)
         require_auth_off_loopback(args.host, auth)
@@ -204,28 +208,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import webbrowser
 
         webbrowser.open(url)
-    saved, warning = load_settings()
-    from tools.sandbox import sandbox_capabilities  # standard library only; 0.1 s to measure
-
-    notices = [text for text in (warning, sandbox_capabilities().warning()) if text]
-    for notice in notices:
-        print(f"warning: {notice}", file=sys.stderr)
-    remote = remote_settings(args)
-    settings = merged(
-        saved,
-        model=None if remote else args.model,  # a server's model name is not a local model to save
-        n_ctx=args.n_ctx,
-        kv_type=args.kv_cache_type,
-        n_gpu_layers=args.n_gpu_layers,
-        workspace=str(args.workspace.resolve()) if args.workspace else None,
-    )
-    if remote:
-        host, default_id, reason = ModelHost.for_remote(remote), "", f"served by {remote.url}"
-    else:
-        host, default_id, reason = _local_host(settings)
-    from gui.ide_state import IdeState
-
-    state = IdeState(host, settings, notices, default_model_id=default_id, model_reason=reason)
+    state = compose_ide(args, remote)
+    host = state.host
 
     import os
 
@@ -259,6 +243,33 @@ def cmd_serve(args: argparse.Namespace) -> int:
     state.start_background_work()
     page.block_thread()
     return 0
+
+
+def compose_ide(args: argparse.Namespace, remote: RemoteSettings | None) -> IdeState:
+    """The IDE's state: saved settings under the command line's flags, the model host (a model in
+    this process, or the server `remote` names) and the start-up warnings, printed here too."""
+    from gui.ide_state import IdeState
+    from gui.user_settings import load_settings, merged
+    from models.model_host import ModelHost
+    from tools.sandbox import sandbox_capabilities  # standard library only; 0.1 s to measure
+
+    saved, warning = load_settings()
+    notices = [text for text in (warning, sandbox_capabilities().warning()) if text]
+    for notice in notices:
+        print(f"warning: {notice}", file=sys.stderr)
+    settings = merged(
+        saved,
+        model=None if remote else args.model,  # a server's model name is not a local model to save
+        n_ctx=args.n_ctx,
+        kv_type=args.kv_cache_type,
+        n_gpu_layers=args.n_gpu_layers,
+        workspace=str(args.workspace.resolve()) if args.workspace else None,
+    )
+    if remote:
+        host, default_id, reason = ModelHost.for_remote(remote), "", f"served by {remote.url}"
+    else:
+        host, default_id, reason = _local_host(settings)
+    return IdeState(host, settings, notices, default_model_id=default_id, model_reason=reason)
 
 
 def _local_host(settings: UserSettings) -> tuple[ModelHost, str, str]:
