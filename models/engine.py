@@ -22,7 +22,9 @@ from models.chat_engine import ChatStream, JsonSchema
 from models.gguf_reader import GGUFError, GGUFInfo, read_gguf
 from models.memory import available_ram_bytes
 from models.offload_planner import OffloadPlan, PlanSettings, plan_offload
+from models.prompt_lookup import PromptLookup
 from models.repetition import loop_start
+from models.reply_splice import Exchange, splice
 from models.reply_trace import ReplyTrace, recording_processors
 from models.vram_probe import GpuState, probe_gpus
 
@@ -73,6 +75,9 @@ class GenerationSettings:
     max_tokens: int = 512
     seed: int = 42
     stop: tuple[str, ...] = ()
+    # Draft by prompt lookup (models.prompt_lookup): for replies that copy much of the prompt, such
+    # as a file rewritten with a small change. Greedy output is the same either way.
+    prompt_lookup: bool = False
 
     def llama_kwargs(self) -> dict[str, Any]:
         """The sampling arguments llama_cpp's completion calls take, under their names there."""
@@ -115,17 +120,11 @@ LlamaFactory = Callable[..., Any]
 
 
 def _metered_llama_class() -> type:
-    """A Llama that counts the tokens each eval processes (deferred import: llama_cpp is heavy)."""
-    from llama_cpp import Llama
+    """A Llama that counts the tokens each eval processes, checks grammars after sampling and can
+    draft (models.metered_llama; deferred import: llama_cpp is heavy)."""
+    from models.metered_llama import metered_llama_class
 
-    class MeteredLlama(Llama):
-        eval_sizes: list[int]
-
-        def eval(self, tokens: Any) -> None:  # noqa: A003 - overriding llama_cpp's name
-            self.eval_sizes.append(len(tokens))
-            super().eval(tokens)
-
-    return MeteredLlama
+    return metered_llama_class()
 
 
 def llama_supports_gpu() -> bool:
@@ -143,6 +142,11 @@ class Engine:
     """Load once, then serve streaming chat calls one at a time (a models.chat_engine.ChatEngine)."""
 
     backend = "local"
+    # True: llama-cpp-python's own chain, the grammar over the whole vocabulary before sampling
+    # (kept to compare with; models.grammar_sampling checks the sampled token instead).
+    grammar_first = False
+    # What drafts when GenerationSettings.prompt_lookup is on (bench.engine swaps in llama-cpp-python's).
+    draft_factory: Callable[[], Any] = PromptLookup
 
     def __init__(
         self,
@@ -162,6 +166,7 @@ class Engine:
         self.info: GGUFInfo | None = None
         self.load_report: LoadReport | None = None
         self.last_stats: CallStats | None = None
+        self._exchange: Exchange | None = None  # the last call's prompt and reply tokens
 
     # ---------- loading ----------
     def inspect(self) -> GGUFInfo:
@@ -238,6 +243,8 @@ class Engine:
         )
         if not hasattr(llm, "eval_sizes"):
             llm.eval_sizes = []
+        if not hasattr(llm, "sampled"):
+            llm.sampled = []
         return llm
 
     def _chat_formatter(self) -> Any:
@@ -276,6 +283,31 @@ class Engine:
         )
         stops = rendered.stop if isinstance(rendered.stop, list) else [rendered.stop] if rendered.stop else []
         return tokens, [s for s in stops if s]
+
+    def _prompt_tokens(self, messages: list[Message]) -> tuple[list[int], list[str], str]:
+        """As tokenize_chat, but the previous reply keeps its own token ids (models.reply_splice),
+        so the KV cache holding them is reused; also the rendered prompt."""
+        llm = self._llm
+        rendered = self._formatter(messages=messages)
+        stops = rendered.stop if isinstance(rendered.stop, list) else [rendered.stop]
+        tokens = splice(
+            self._exchange,
+            rendered.prompt,
+            lambda token: llm.detokenize([token]),
+            lambda text: llm.tokenize(text, add_bos=False, special=True),
+        )
+        if tokens is None:
+            prompt = rendered.prompt.encode("utf-8")
+            tokens = llm.tokenize(prompt, add_bos=not rendered.added_special, special=True)
+        return tokens, [s for s in stops if s], rendered.prompt
+
+    def forget_cache(self) -> None:
+        """The next call evaluates its whole prompt (comparisons between decode paths start alike:
+        logits of a token evaluated alone can differ in the last bits from the same token in a batch)."""
+        self._require_loaded()
+        with self._lock:
+            self._llm.reset()
+            self._exchange = None
 
     def count_tokens(self, messages: list[Message]) -> int:
         return len(self.tokenize_chat(messages)[0])
@@ -348,7 +380,8 @@ class Engine:
         trace: ReplyTrace | None,
     ) -> Iterator[str]:
         llm = self._llm
-        tokens, template_stops = self.tokenize_chat(messages)
+        tokens, template_stops, prompt_text = self._prompt_tokens(messages)
+        prompt_tokens = tuple(tokens)
         tokens += continue_from
         n_ctx = llm.n_ctx()
         if len(tokens) >= n_ctx:
@@ -356,6 +389,11 @@ class Engine:
         stats = CallStats(prompt_tokens=len(tokens))
         self.last_stats = stats
         llm.eval_sizes = []
+        llm.sampled = []
+        # The trace records once per sampling pass; the check-second sampler can take two.
+        llm.grammar_first = self.grammar_first or trace is not None
+        llm.draft_model = self.draft_factory() if gen.prompt_lookup else None
+        self._exchange = None
         started = time.perf_counter()
         first_at: float | None = None
         sampling = gen.llama_kwargs() | {"max_tokens": min(gen.max_tokens, n_ctx - len(tokens))}
@@ -393,14 +431,21 @@ class Engine:
         finally:
             with contextlib.suppress(Exception):
                 stream.close()  # stops llama.cpp generating if the consumer left early
-            self._finish_stats(stats, started, first_at, llm.eval_sizes)
+            llm.draft_model = None
+            if not continue_from and llm.sampled:
+                self._exchange = Exchange(prompt_text, prompt_tokens, tuple(llm.sampled))
+            self._finish_stats(stats, started, first_at, llm.eval_sizes, len(llm.sampled))
 
     @staticmethod
-    def _finish_stats(stats: CallStats, started: float, first_at: float | None, evals: list[int]) -> None:
+    def _finish_stats(
+        stats: CallStats, started: float, first_at: float | None, evals: list[int], sampled: int = 0
+    ) -> None:
         ended = time.perf_counter()
         stats.total_s = ended - started
         stats.prompt_tokens_evaluated = evals[0] if evals else 0
-        decode_steps = max(len(evals) - 1, 0)  # one eval per generated token after the first
+        # One eval per generated token after the first, unless drafting checked several at once;
+        # then the sampled ids count them.
+        decode_steps = max(sampled - 1 if sampled else len(evals) - 1, 0)
         stats.completion_tokens = decode_steps + (1 if first_at is not None else 0)
         stats.time_to_first_token_s = (first_at or ended) - started
         decode_time = ended - (first_at or ended)
