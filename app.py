@@ -305,7 +305,7 @@ def _report_load_result_when_done(host: object) -> None:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from agents.ask_cli import EXIT_INFRA, run_ask
+    from agents.headless import EXIT_INFRA, run_ask
 
     remote = remote_settings(args)
     if remote:
@@ -332,7 +332,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    from agents.ask_cli import run_undo
+    from agents.headless import run_undo
 
     return run_undo(_workspace_or_here(args))
 
