@@ -115,6 +115,9 @@ def _report(context: ToolContext, result: RunResult, problem: str, command: str 
             stdout_tail=preview(result.stdout_tail, 2000),
             stderr_tail=preview(result.stderr_tail, 2000),
             problem=check.problem,
+            applied=list(result.applied),
+            deleted=list(result.deleted),
+            refused=list(result.refused),
         )
     )
     return check

@@ -116,6 +116,11 @@ class CheckRun(Event):
     stdout_tail: str
     stderr_tail: str
     problem: str = ""  # why a run that exited 0 still failed, e.g. it printed nothing
+    # What the program changed in the workspace (its sandbox copy applied back) and what was not
+    # applied ("path: why"), so the page can say when a program's change did not land.
+    applied: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -45,6 +45,23 @@ def _arguments_text(arguments: dict[str, Any], limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _paths(items: list[str], limit: int = 8) -> str:
+    return ", ".join(items[:limit]) + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def workspace_changes(event: CheckRun) -> str:
+    """What a program run as a check did to the workspace: the files it changed or deleted (its
+    sandbox copy applied back), and the changes the sandbox refused to apply, each with why."""
+    lines = []
+    if event.refused:
+        lines.append(f"Not applied to the workspace ({len(event.refused)}): " + "; ".join(event.refused[:8]))
+    if event.applied:
+        lines.append(f"The program changed: {_paths(event.applied)}")
+    if event.deleted:
+        lines.append(f"The program deleted: {_paths(event.deleted)}")
+    return "\n".join(lines)
+
+
 def fence(text: str, language: str = "") -> str:
     # A fence longer than any backtick run inside, so model output cannot break out of it.
     ticks = "`" * max(3, max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
@@ -165,7 +182,10 @@ class RunView:
         why = event.problem or event.limit_hit or f"exit {event.exit_code}"
         verdict = "passed" if event.passed else f"failed ({why})"
         output = (event.stdout_tail + ("\n" + event.stderr_tail if event.stderr_tail.strip() else "")).strip()
-        self.say(fence(output or "(no output)"), title=f"Check: {event.command} {verdict}")
+        landed = workspace_changes(event)
+        title = f"Check: {event.command} {verdict}" + (" · changes not applied" if event.refused else "")
+        # In a fence: the paths are named by the program, not to be read as Markdown.
+        self.say(fence(output or "(no output)") + (f"\n\n{fence(landed)}" if landed else ""), title=title)
         self._round_check_failed |= not event.passed
         self.messages[-1]["metadata"]["duration"] = round(event.duration_s, 2)
         self.timeline.append(
@@ -175,7 +195,8 @@ class RunView:
                 name=event.command,
                 arguments="",
                 status="done" if event.passed else "error",
-                result=output[-400:],
+                # What did not land comes first: the sidebar shows a row's first 400 characters.
+                result=(f"{landed}\n" if landed else "") + output[-400:],
                 duration_s=event.duration_s,
             )
         )
