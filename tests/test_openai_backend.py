@@ -6,7 +6,6 @@ JSON where a schema was asked)."""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -120,13 +119,12 @@ def test_stats_are_on_each_reply_and_cancel_closes_the_stream(server_url: str) -
     cancel = threading.Event()
     gen = GenerationSettings(max_tokens=400, temperature=0.7, repeat_penalty=1.0)
     stream = remote.stream_chat([{"role": "user", "content": "Count from 1 to 300."}], gen, cancel)
-    started = time.perf_counter()
     pieces = []
     for piece in stream:
         pieces.append(piece)
         if len(pieces) == 3:
             cancel.set()
-    assert len(pieces) == 3 and time.perf_counter() - started < 5
+    assert len(pieces) == 3  # the stream ended at the next piece, of up to 400
     assert stream.stats is not None and stream.stats.finish_reason == "cancelled"
     # The server is free again at once: the next call answers.
     text, stats = remote.chat([{"role": "user", "content": "Say hi."}], GenerationSettings(max_tokens=8))
