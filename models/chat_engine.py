@@ -27,9 +27,9 @@ JsonSchema = dict[str, Any]
 class ChatStream(Iterator[str]):
     """The text pieces of one reply, and that call's statistics once the stream has ended.
 
-    `stats` is None until the producer sets it (at the end, or when the stream is closed early);
-    closing the stream stops the generation (the in-process engine stops decoding, a server's
-    connection is closed).
+    `stats` is None until the call has begun, and final once the stream has ended (or was closed
+    early). Closing the stream stops the generation (the in-process engine stops decoding, a
+    server's connection is closed).
     """
 
     def __init__(self, pieces: Iterator[str]) -> None:
@@ -115,7 +115,3 @@ class ChatEngine(Protocol):
         schema: JsonSchema | None = None,
     ) -> tuple[str, CallStats]: ...
 
-
-def model_label(engine: ChatEngine) -> str:
-    """The model's name as CrewAI and the page call it."""
-    return Path(engine.model_path).name
