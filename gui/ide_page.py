@@ -32,7 +32,16 @@ from gui.model_panel_data import (
     plan_preview,
     resolve_choice,
 )
-from gui.run_review import redo_last_undo, reject_file, run_files, undo_last_run
+from gui.run_review import (
+    PendingUndo,
+    chosen_run,
+    newest_undoable,
+    redo_run,
+    reject_file,
+    run_choices,
+    run_files,
+    undo_run,
+)
 from gui.run_view import RunView
 from gui.sidebar_html import SIDEBAR_CSS, context_rows, timeline_html
 from gui.workspace_actions import (
@@ -106,6 +115,11 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         with gr.Row():
             gr.Markdown("## LocalCrew", elem_id="title")
             status = gr.HTML(_status_html(state), elem_id="status")
+            # Indexing a big workspace can take minutes: it can be stopped, and started again.
+            index_cancel = gr.Button(
+                "Cancel indexing", size="sm", elem_id="index-cancel", visible=state.index.running, scale=0
+            )
+            index_again = gr.Button("Index again", size="sm", elem_id="index-again", visible=False, scale=0)
 
         with gr.Sidebar(position="right", open=True, width=360, elem_id="sidebar"):
             gr.Markdown("### Retrieved context")
@@ -184,9 +198,25 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                         wanted = gr.State(None)  # a file the user asked for while edits were unsaved
                     with gr.Tab("Last run", id="diff-tab"):
                         # The actions above the diff: a long diff would push them out of sight.
-                        with gr.Row():
-                            undo = gr.Button("Undo last run", size="sm", elem_id="undo")
-                            redo = gr.Button("Redo last undo", size="sm", elem_id="redo")
+                        with gr.Row(equal_height=True):
+                            run_choice = gr.Dropdown(
+                                run_choices(state.workspace), value=newest_undoable(state.workspace),
+                                label="Run (newest first)", elem_id="run-choice", scale=4,
+                            )  # fmt: skip
+                            undo = gr.Button("Undo this run", size="sm", elem_id="undo", scale=1)
+                            redo = gr.Button("Redo", size="sm", elem_id="redo", scale=1)
+                        with gr.Row():  # shown only while an undo that deletes files waits for a yes
+                            confirm_undo = gr.Button(
+                                "Delete and undo",
+                                size="sm",
+                                variant="stop",
+                                elem_id="undo-confirm",
+                                visible=False,
+                            )
+                            keep_all = gr.Button(
+                                "Keep everything", size="sm", elem_id="undo-keep", visible=False
+                            )
+                        pending_undo = gr.State(None)  # the PendingUndo the buttons above answer
                         with gr.Row(equal_height=True):
                             reject_choice = gr.Dropdown(
                                 run_files(state.workspace), value=None, label="A file of the last run",
@@ -255,20 +285,23 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             return fresh_tree(request), last_run_diff(state.workspace)
 
         def after_disk_changes(
-            text: str, base: str, what: OpenedFile | None, request: gr.Request
+            text: str, base: str, what: OpenedFile | None, run_id: str | None, request: gr.Request
         ) -> tuple[Any, ...]:
             """After a run or an undo: the tree, the diff, and the editor (the new text, unless the
             user has unsaved edits, which stay)."""
             tree, diff_text = files_and_diff(request)
             review = gr.Dropdown(choices=run_files(state.workspace), value=None)
+            runs = gr.Dropdown(
+                choices=run_choices(state.workspace), value=chosen_run(state.workspace, run_id)
+            )
             change = after_disk_change(state.workspace, text or "", base or "", what)
             skip = gr.skip()
             if change.text is None:
-                return tree, diff_text, skip, skip, skip, change.message or skip, skip, review
+                return tree, diff_text, skip, skip, skip, change.message or skip, skip, review, runs
             assert change.opened is not None
             rel = change.opened.rel
             code = gr.Code(value=change.text, language=language_for(rel), interactive=change.opened.editable)
-            return tree, diff_text, code, change.text, change.opened, change.message, "", review
+            return tree, diff_text, code, change.text, change.opened, change.message, "", review, runs
 
         # ---------- the crew run ----------
         chats: dict[Path, ChatStore] = {}  # one conversation per workspace, shared by the tabs
@@ -351,11 +384,14 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         }
         submitted = request.submit(run, [request, chat], run_outputs, api_name="run", **run_args)
         clicked = send.click(run, [request, chat], run_outputs, api_visibility="private", **run_args)
-        after_run_outputs = [explorer, diff, editor, baseline, opened, file_message, unsaved, reject_choice]
+        after_disk_inputs = [editor, baseline, opened, run_choice]
+        after_run_outputs = [
+            explorer, diff, editor, baseline, opened, file_message, unsaved, reject_choice, run_choice
+        ]  # fmt: skip
         for event in (submitted, clicked):
             event.then(
                 after_disk_changes,
-                [editor, baseline, opened],
+                after_disk_inputs,
                 after_run_outputs,
                 api_visibility="private",
             )
@@ -401,11 +437,15 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         chat.clear(clear_conversation, None, [chat, run_line], api_visibility="private")  # its own bin icon
         page.load(load_chat, None, [chat, run_line], api_visibility="private")
 
-        def last_run_now() -> tuple[str, Any]:
+        def last_run_now() -> tuple[str, Any, Any]:
             # Built once at start: a reloaded page would show the diff and files of that moment.
-            return last_run_diff(state.workspace), gr.Dropdown(choices=run_files(state.workspace), value=None)
+            return (
+                last_run_diff(state.workspace),
+                gr.Dropdown(choices=run_files(state.workspace), value=None),
+                gr.Dropdown(choices=run_choices(state.workspace), value=newest_undoable(state.workspace)),
+            )
 
-        page.load(last_run_now, None, [diff, reject_choice], api_visibility="private")
+        page.load(last_run_now, None, [diff, reject_choice, run_choice], api_visibility="private")
 
         # ---------- files ----------
         editor_outputs = [editor, open_path, file_message, opened, baseline, unsaved, wanted, discard]
@@ -470,17 +510,50 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             open_hit, [hits, editor, baseline, opened], [*editor_outputs, line], api_visibility="private"
         ).then(None, line, None, js=SCROLL_TO_LINE_JS)
 
-        def undo_run(request: gr.Request) -> tuple[str, str, Any]:
+        def undo_chosen(
+            run_id: str | None, agreed: PendingUndo | None, request: gr.Request
+        ) -> tuple[Any, ...]:
+            """Undo the chosen run; when it would delete files, ask first (the two buttons below).
+            `agreed`: the question the user said yes to (None for the Undo button itself)."""
             with state.session.exclusive(request.session_hash or "") as free:
                 if not free:
-                    message = "A crew request is running or waiting; undo when it ends."
+                    message, pending = "A crew request is running or waiting; undo when it ends.", None
                 else:
-                    message = undo_last_run(state.workspace)
-            return message, last_run_diff(state.workspace), fresh_tree(request)
+                    message, pending = undo_run(state.workspace, run_id or None, agreed)
+            asking = gr.Button(visible=pending is not None)
+            if pending is not None:
+                yes = gr.Button(f"Delete {len(pending.delete)} and undo", visible=True)
+                return message, pending, yes, asking
+            return message, None, gr.Button(visible=False), asking
+
+        undo_outputs = [undo_message, pending_undo, confirm_undo, keep_all]
+
+        def undo_asking(run_id: str | None, request: gr.Request) -> tuple[Any, ...]:
+            return undo_chosen(run_id, None, request)
+
+        def undo_agreed(agreed: PendingUndo | None, request: gr.Request) -> tuple[Any, ...]:
+            return undo_chosen(agreed.run_id if agreed else None, agreed, request)
 
         undo.click(
-            undo_run, None, [undo_message, diff, explorer], api_name="undo", concurrency_id=MODEL_GROUP
-        ).then(after_disk_changes, [editor, baseline, opened], after_run_outputs, api_visibility="private")
+            undo_asking,
+            run_choice,
+            undo_outputs,
+            api_name="undo",
+            concurrency_id=MODEL_GROUP,
+        ).then(after_disk_changes, after_disk_inputs, after_run_outputs, api_visibility="private")
+        confirm_undo.click(
+            undo_agreed,
+            pending_undo,
+            undo_outputs,
+            api_name="undo_confirm",
+            concurrency_id=MODEL_GROUP,
+        ).then(after_disk_changes, after_disk_inputs, after_run_outputs, api_visibility="private")
+        keep_all.click(
+            lambda: ("Nothing was undone.", None, gr.Button(visible=False), gr.Button(visible=False)),
+            None,
+            undo_outputs,
+            api_visibility="private",
+        )
 
         def review_action(action: Any, *args: Any) -> str:
             with state.session.exclusive() as free:
@@ -489,19 +562,19 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                 return action(state.workspace, *args)
 
         redo.click(
-            lambda: review_action(redo_last_undo),
-            None,
+            lambda run_id: review_action(redo_run, run_id or None),
+            run_choice,
             undo_message,
             api_name="redo",
             concurrency_id=MODEL_GROUP,
-        ).then(after_disk_changes, [editor, baseline, opened], after_run_outputs, api_visibility="private")
+        ).then(after_disk_changes, after_disk_inputs, after_run_outputs, api_visibility="private")
         reject.click(
             lambda rel: review_action(reject_file, rel),
             reject_choice,
             undo_message,
             api_name="reject_file",
             concurrency_id=MODEL_GROUP,
-        ).then(after_disk_changes, [editor, baseline, opened], after_run_outputs, api_visibility="private")
+        ).then(after_disk_changes, after_disk_inputs, after_run_outputs, api_visibility="private")
 
         # ---------- model ----------
         def parse_layers(text: str) -> int | None:
@@ -612,7 +685,21 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
             concurrency_limit=None,
         )  # fmt: skip
         status_timer = gr.Timer(1.0)
-        status_timer.tick(lambda: _status_html(state), None, status, api_visibility="private")
+
+        def status_now() -> tuple[str, Any, Any]:
+            index = state.index
+            stopped = not index.running and (
+                index.cancelled or index.status.startswith("Code index unavailable")
+            )
+            return _status_html(state), gr.Button(visible=index.running), gr.Button(visible=stopped)
+
+        status_timer.tick(status_now, None, [status, index_cancel, index_again], api_visibility="private")
+        index_cancel.click(lambda: state.index.cancel(), None, None, api_name="cancel_indexing").then(
+            status_now, None, [status, index_cancel, index_again], api_visibility="private"
+        )
+        index_again.click(lambda: state.index.restart(), None, None, api_name="index_again").then(
+            status_now, None, [status, index_cancel, index_again], api_visibility="private"
+        )
         model_timer = gr.Timer(2.0)
         model_timer.tick(
             lambda: (

@@ -1,15 +1,35 @@
-"""The Last run tab's snapshot actions: Undo the last run, Redo the last Undo, Reject one file of
-the run. Messages in plain words; the snapshot store does the work (tools/run_snapshot.py)."""
+"""The Last run tab's snapshot actions: Undo a chosen run (asking first when it would delete files),
+Redo an undone run, Reject one file of the last run. Messages in plain words; the snapshot store does
+the work (tools/run_snapshot.py)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from tools.run_snapshot import NothingToUndoError, RunSnapshots, SnapshotError
+from tools.run_snapshot import (
+    NothingToUndoError,
+    RunInfo,
+    RunSnapshots,
+    SnapshotError,
+    UndoNeedsConfirmationError,
+    UndoPlan,
+    UndoResult,
+)
 
 T = TypeVar("T")
+LABEL_CHARS = 60  # a run's request in the chooser: enough to recognise it
+
+
+@dataclass(frozen=True)
+class PendingUndo:
+    """An undo waiting for the user's yes: the run, and the deletions they are asked to agree to."""
+
+    run_id: str
+    delete: list[str]
 
 
 def _on_snapshots(workspace: Path, action: Callable[[RunSnapshots], T], failed: str) -> T | str:
@@ -21,6 +41,52 @@ def _on_snapshots(workspace: Path, action: Callable[[RunSnapshots], T], failed: 
         return str(exc).capitalize() + "."
     except (SnapshotError, OSError) as exc:
         return failed.format(exc)
+
+
+def _named(paths: list[str], limit: int = 10) -> str:
+    shown = ", ".join(f"`{p}`" for p in paths[:limit])
+    return shown + (f" and {len(paths) - limit} more" if len(paths) > limit else "")
+
+
+def _run_label(info: RunInfo) -> str:
+    when = time.strftime("%H:%M", time.localtime(info.started))
+    request = " ".join(info.label.split())
+    if len(request) > LABEL_CHARS:
+        request = request[: LABEL_CHARS - 1] + "…"
+    files = ", ".join(info.files_written[:3]) + ("…" if len(info.files_written) > 3 else "")
+    parts = [when, request, files or "no file written"]
+    if info.undone:
+        parts.append("undone")
+    elif not info.is_finished:
+        parts.append("did not finish")
+    return " · ".join(parts)
+
+
+def run_choices(workspace: Path) -> list[tuple[str, str]]:
+    """(label, run id) of every recorded run, newest first, for the Undo/Redo chooser."""
+    try:
+        return [(_run_label(info), info.id) for info in RunSnapshots(workspace).runs()]
+    except (SnapshotError, OSError):
+        return []
+
+
+def chosen_run(workspace: Path, chosen: str | None) -> str | None:
+    """The run the chooser keeps after the workspace changed: the user's choice while it can still
+    be undone (an undo that only asked must not move it), else the newest undoable run."""
+    try:
+        undoable = {info.id for info in RunSnapshots(workspace).runs() if not info.undone}
+    except (SnapshotError, OSError):
+        return None
+    return chosen if chosen in undoable else newest_undoable(workspace)
+
+
+def newest_undoable(workspace: Path) -> str | None:
+    """The run Undo offers first: the last one not undone."""
+    try:
+        info = RunSnapshots(workspace).last_run()
+    except (SnapshotError, OSError):
+        return None
+    return info.id if info else None
 
 
 def run_files(workspace: Path) -> list[str]:
@@ -38,18 +104,70 @@ def reject_file(workspace: Path, rel: str | None) -> str:
     return _on_snapshots(workspace, lambda snaps: f"Rejected {snaps.reject_file(rel)}.", "Not rejected: {}.")
 
 
-def undo_last_run(workspace: Path) -> str:
-    result = _on_snapshots(workspace, RunSnapshots.undo, "Undo failed: {}")
-    if isinstance(result, str):
-        return result
-    text = result.summary().capitalize() + "."
+def plan_text(plan: UndoPlan) -> str:
+    """What an undo will do, asked before it deletes anything."""
+    lines = [f"**Undo {plan.label!r}?**"]
+    if plan.whole_tree:
+        lines.append("That run never finished, so the whole workspace goes back to how it was before it.")
+    if plan.restore:
+        lines.append(f"Puts back as before the run: {_named(plan.restore)}.")
+    lines.append(
+        f"**Deletes** {_named(plan.delete)}: that run created them. Redo brings them back."
+        if plan.delete
+        else "Deletes nothing."
+    )
+    if plan.kept:
+        lines.append("Kept as they are now: " + "; ".join(plan.kept))
+    return "\n\n".join(lines)
+
+
+def _undone_text(result: UndoResult) -> str:
+    restored = _named(result.restored) or "nothing"
+    deleted = f"; deleted {_named(result.deleted)}" if result.deleted else ""
+    text = f"Undid {result.label!r}: put back {restored}{deleted}. Redo brings the run back."
     if result.not_restored:
-        text += " Not restored: " + "; ".join(result.not_restored)
+        text += " Kept as they are now: " + "; ".join(result.not_restored)
     return text
 
 
-def redo_last_undo(workspace: Path) -> str:
-    result = _on_snapshots(workspace, RunSnapshots.redo, "Redo failed: {}")
+def undo_run(
+    workspace: Path, run_id: str | None, agreed: PendingUndo | None = None
+) -> tuple[str, PendingUndo | None]:
+    """Undo the chosen run (None: the last one). It deletes only what the user agreed to: when it
+    would delete files and `agreed` does not cover them, nothing changes and the answer is the plan
+    with a PendingUndo to confirm. Returns (message, pending or None)."""
+    if agreed is not None and run_id is not None and agreed.run_id != run_id:
+        agreed = None  # the user chose another run since: its deletions were never agreed
+    allow = agreed.delete if agreed else []
+    try:
+        result = RunSnapshots(workspace).undo(run_id, allow_delete=allow)
+    except UndoNeedsConfirmationError as exc:
+        plan = exc.plan
+        asked = plan_text(plan)
+        if agreed is not None:  # the workspace changed since the question
+            asked = "The workspace changed since you were asked; here is the undo as it is now.\n\n" + asked
+        return asked, PendingUndo(plan.run_id, list(plan.delete))
+    except NothingToUndoError as exc:
+        return str(exc).capitalize() + ".", None
+    except (SnapshotError, OSError) as exc:
+        return f"Undo failed: {exc}", None
+    return _undone_text(result), None
+
+
+def undo_last_run(workspace: Path) -> str:
+    """The command-line style undo of the last run, deleting what it created without asking."""
+    result = _on_snapshots(workspace, RunSnapshots.undo, "Undo failed: {}")
+    return result if isinstance(result, str) else _undone_text(result)
+
+
+def redo_run(workspace: Path, run_id: str | None = None) -> str:
+    """Redo the chosen run if it is undone, else the run undone last."""
+
+    def redo(snaps: RunSnapshots) -> UndoResult:
+        chosen = next((r for r in snaps.runs() if r.id == run_id), None)
+        return snaps.redo(run_id if chosen is not None and chosen.undone else None)
+
+    result = _on_snapshots(workspace, redo, "Redo failed: {}")
     if isinstance(result, str):
         return result
     changed = ", ".join(result.restored + result.deleted) or "nothing to change"
@@ -57,3 +175,7 @@ def redo_last_undo(workspace: Path) -> str:
     if result.not_restored:
         text += " Kept as they are now: " + "; ".join(result.not_restored)
     return text
+
+
+def redo_last_undo(workspace: Path) -> str:
+    return redo_run(workspace, None)
