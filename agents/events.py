@@ -137,6 +137,16 @@ class Notice(Event):
 
 
 @dataclass
+class ContextUsed(Event):
+    """One model call's share of the context window (agents/context_budget.py fits each call)."""
+
+    agent: str
+    prompt_tokens: int
+    reply_tokens: int
+    n_ctx: int
+
+
+@dataclass
 class RunOutcome:
     """How a run ended: what RunFinished says, and the head of the runner's RunSummary."""
 

@@ -23,7 +23,8 @@ from crewai.utilities.exceptions.context_window_exceeding_exception import LLMCo
 from pydantic import Field, PrivateAttr
 
 import agents.crewai_setup  # noqa: F401, I001  (offline, quiet)
-from agents.events import EventBus, Notice, TokenChunk, ToolCallFailed
+from agents.context_budget import Fit, fit_to_context
+from agents.events import ContextUsed, EventBus, Notice, TokenChunk, ToolCallFailed
 from agents.tool_calls import (
     ParsedCall,
     ToolCallParseError,
@@ -70,6 +71,7 @@ class LocalLLM(BaseLLM):
     _raw_calls: dict[str, str] = PrivateAttr(default_factory=dict)
     _stats: list[CallStats] = PrivateAttr(default_factory=list)
     _llm_seconds: float = PrivateAttr(default=0.0)
+    _last_budget_notice: str = PrivateAttr(default="")
 
     # ---------- what CrewAI asks about the model ----------
     def supports_function_calling(self) -> bool:
@@ -247,14 +249,11 @@ class LocalLLM(BaseLLM):
         max_tokens: int | None = None,
     ) -> str:
         engine: ChatEngine = self.engine
-        gen = replace(
-            self.generation,
-            stop=tuple(stops) + self.generation.stop,
-            max_tokens=max_tokens or self.generation.max_tokens,
-        )
+        fit = self._fit(chat, max_tokens or self.generation.max_tokens)
+        gen = replace(self.generation, stop=tuple(stops) + self.generation.stop, max_tokens=fit.reply_cap)
         started = time.perf_counter()
         pieces = []
-        reply = engine.stream_chat(chat, gen, cancel=self.cancel, schema=schema)
+        reply = engine.stream_chat(fit.messages, gen, cancel=self.cancel, schema=schema)
         try:
             for piece in reply:
                 pieces.append(piece)
@@ -265,9 +264,21 @@ class LocalLLM(BaseLLM):
             self._llm_seconds += time.perf_counter() - started
             if reply.stats is not None:  # this call's own: another run may share the engine
                 self._stats.append(reply.stats)
+                self._emit(ContextUsed(
+                    agent=self.agent_name, prompt_tokens=reply.stats.prompt_tokens,
+                    reply_tokens=reply.stats.completion_tokens, n_ctx=self.context_window))  # fmt: skip
         if self.cancel is not None and self.cancel.is_set():
             raise RunCancelledError("stopped by the user")
         return "".join(pieces)
+
+    def _fit(self, chat: list[dict[str, str]], reply_cap: int) -> Fit:
+        """The call shortened to fit the context (agents/context_budget.py), saying what went."""
+        fit = fit_to_context(chat, self.engine.count_tokens, self.context_window, reply_cap)
+        note = fit.notice()
+        if note and note != self._last_budget_notice:  # a retry of the same call says it once
+            self._last_budget_notice = note
+            self._emit(Notice(level="warning", message=f"{self.agent_name}: {note}"))
+        return fit
 
     # ---------- message shaping ----------
     def _chat_messages(self, messages: Any) -> list[dict[str, str]]:

@@ -10,6 +10,7 @@ import json
 import pytest
 
 import agents.crewai_setup  # noqa: F401
+from agents.context_budget import PromptTooLongError
 from agents.crew_tools import WriteArgs
 from agents.events import EventBus, Notice, TokenChunk, ToolCallFailed
 from agents.local_llm import LocalLLM
@@ -134,10 +135,10 @@ def test_stop_sequences_are_honoured(engine: Engine) -> None:
     assert "\n" not in llm.call("Write three lines of Python.")
 
 
-def test_context_overflow_maps_to_crewai_error(engine: Engine) -> None:
-    from crewai.utilities.exceptions.context_window_exceeding_exception import LLMContextLengthExceededError
-
-    with pytest.raises(LLMContextLengthExceededError):
+def test_context_overflow_is_refused_in_plain_words_not_left_to_crewai(engine: Engine) -> None:
+    # CrewAI answers its own context error by summarizing the conversation: a silent cut. The
+    # budget (agents/context_budget.py) refuses first and says how far over the request is.
+    with pytest.raises(PromptTooLongError, match=r"about \d+ tokens.*the context holds 4096"):
         _llm(engine).call("word " * 5000)
 
 
