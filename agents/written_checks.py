@@ -161,8 +161,17 @@ for node in ast.parse(source).body:
         with contextlib.redirect_stdout(io.StringIO()):
             if is_check and isinstance(node.test, ast.Compare) and len(node.test.comparators) == 1:
                 # Each side once (a call may have side effects), then the comparison on the values.
-                left = eval(compile(ast.Expression(node.test.left), "<check>", "eval"), scope)
                 right = eval(compile(ast.Expression(node.test.comparators[0]), "<check>", "eval"), scope)
+                raises = isinstance(right, type) and issubclass(right, Exception)
+                if raises and isinstance(node.test.ops[0], ast.Eq):
+                    # `assert f([]) == ValueError` is how small models write "raises ValueError".
+                    try:
+                        left = eval(compile(ast.Expression(node.test.left), "<check>", "eval"), scope)
+                    except right:
+                        passed += 1
+                        continue
+                    raise AssertionError(f"got {left!r}, expected {right.__name__} to be raised")
+                left = eval(compile(ast.Expression(node.test.left), "<check>", "eval"), scope)
                 if not compare(node.test.ops[0], left, right):
                     raise AssertionError(f"got {left!r}, expected {right!r}")
             else:

@@ -1,0 +1,64 @@
+"""The reviewer's assert lines: which statements are kept, and how the check program judges them."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from agents.written_checks import check_program, parse_checks, read_outcome
+
+MODULE = """def mean(xs):
+    if not xs:
+        raise ValueError("empty")
+    return sum(xs) / len(xs)
+
+
+class Box:
+    def __init__(self):
+        self.items = []
+
+    def put(self, item):
+        self.items.append(item)
+"""
+
+
+def _run(tmp_path: Path, checks: str):
+    (tmp_path / "stats.py").write_text(MODULE)
+    result = subprocess.run(
+        [sys.executable, "-c", check_program(["stats"], checks)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    outcome = read_outcome(result.stdout)
+    assert outcome is not None, result.stderr
+    return outcome, result.returncode
+
+
+def test_each_assert_is_judged_on_its_own_with_the_values_seen(tmp_path: Path) -> None:
+    outcome, code = _run(
+        tmp_path, "assert mean([1, 2, 3]) == 2\nassert mean([1, 2]) == 2\nassert mean([0.1, 0.2]) == 0.15"
+    )
+    assert (outcome.passed, outcome.total, code) == (2, 3, 1)
+    assert outcome.failures == ["assert mean([1, 2]) == 2  ->  AssertionError: got 1.5, expected 2"]
+
+
+def test_equal_to_an_error_class_means_the_call_raises_it(tmp_path: Path) -> None:
+    outcome, code = _run(tmp_path, "assert mean([]) == ValueError")
+    assert (outcome.passed, outcome.total, code) == (1, 1, 0)
+    outcome, _ = _run(tmp_path, "assert mean([4]) == ValueError\nassert mean([]) == KeyError")
+    assert outcome.passed == 0 and outcome.total == 2
+    assert "got 4.0, expected ValueError to be raised" in outcome.failures[0]
+    assert "ValueError" in outcome.failures[1]  # another error than the one named is a failure
+
+
+def test_statements_between_asserts_set_up_an_object(tmp_path: Path) -> None:
+    checks = parse_checks("```python\n# a box\nbox = Box()\nbox.put(3)\nassert box.items == [3]\n```")
+    assert checks == "box = Box()\nbox.put(3)\nassert box.items == [3]"
+    outcome, code = _run(tmp_path, checks)
+    assert (outcome.passed, outcome.total, code) == (1, 1, 0)
+
+
+def test_code_instead_of_checks_is_no_check() -> None:
+    # The 0.5B sometimes answers the reviewer's task with the code itself.
+    assert parse_checks("```python\ndef mean(xs):\n    return sum(xs) / len(xs)\n```") == ""
