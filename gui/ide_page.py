@@ -234,7 +234,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
                         )
                         reply_stats = gr.Markdown(last_reply_markdown(state.host), elem_id="reply-stats")
                     with gr.Column(scale=2):
-                        gauges = gr.HTML(gauges_html(), elem_id="gauges")
+                        gauges = gr.HTML(gauges_html(host=state.host), elem_id="gauges")
                 gr.Markdown("### Choose a model")
                 with gr.Row():
                     current = state.settings.model or state.default_model_id
@@ -704,7 +704,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         model_timer.tick(
             lambda: (
                 model_markdown(state.host, state.model_reason),
-                gauges_html(),
+                gauges_html(host=state.host),
                 last_reply_markdown(state.host),
             ),
             None,

@@ -98,10 +98,25 @@ def _gauge(label: str, used: int, total: int) -> str:
     )
 
 
-def gauges_html(gpus: GpuState | None = None) -> str:
+def context_gauge_html(host: ModelHost | None) -> str:
+    """How much of the context window the last call used (prompt and reply), as a gauge."""
+    engine = host.engine if host else None
+    stats = engine.last_stats if engine else None
+    if stats is None:
+        return ""
+    used, total = stats.prompt_tokens + stats.completion_tokens, engine.settings.n_ctx
+    share = 0 if total <= 0 else min(100, round(100 * used / total))
+    return (
+        f'<div class="lc-gauge-row"><div>Context, last call: {used:,} / {total:,} tokens ({share} %)</div>'
+        f'<div class="lc-gauge"><div style="width:{share}%"></div></div></div>'
+    )
+
+
+def gauges_html(gpus: GpuState | None = None, host: ModelHost | None = None) -> str:
     gpus = gpus or probe_gpus()
-    parts = [_gauge(f"GPU {d.index} {d.name} VRAM", d.used_bytes, d.total_bytes) for d in gpus.devices]
-    if not parts:
+    parts = [context_gauge_html(host)] if host is not None else []
+    parts += [_gauge(f"GPU {d.index} {d.name} VRAM", d.used_bytes, d.total_bytes) for d in gpus.devices]
+    if not gpus.devices:
         parts.append(f'<div class="lc-empty">No GPU in use: {escape(gpus.message or "none found")}.</div>')
     total, available = total_ram_bytes(), available_ram_bytes()
     if total and available is not None:

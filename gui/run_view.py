@@ -14,6 +14,7 @@ from agents.events import (
     AgentStarted,
     CheckRun,
     ContextRetrieved,
+    ContextUsed,
     Event,
     Notice,
     ReviewVerdict,
@@ -211,6 +212,20 @@ class RunView:
         else:
             fixes = "\n".join(f"- {fix}" for fix in event.fixes) or "- (no fix named)"
             self.say(f"**Reviewer:** changes requested:\n{fixes}")
+
+    def _on_context_used(self, event: ContextUsed) -> None:
+        used = event.prompt_tokens + event.reply_tokens
+        share = round(100 * used / event.n_ctx) if event.n_ctx else 0
+        self.timeline.append(
+            TimelineRow(
+                call_id=f"context-{len(self.timeline)}",
+                agent=event.agent,
+                name="model call",
+                arguments=f"{used:,} / {event.n_ctx:,} tokens of context ({share} %)",
+                status="done",
+                result=f"prompt {event.prompt_tokens:,} + reply {event.reply_tokens:,} tokens",
+            )
+        )
 
     def _on_notice(self, event: Notice) -> None:
         self.say(f"**{event.level.title()}:** {event.message}")

@@ -111,3 +111,22 @@ def test_the_adapter_sends_the_shortened_prompt_says_what_went_and_reports_its_s
     used = [e for e in seen if isinstance(e, ContextUsed)]
     assert len(used) == 1 and used[0].n_ctx == 1024
     assert used[0].prompt_tokens > 0 and used[0].prompt_tokens + 256 <= 1024
+
+
+def test_the_timeline_and_the_model_panel_show_the_context_used() -> None:
+    from types import SimpleNamespace
+
+    from gui.model_panel_data import context_gauge_html
+    from gui.run_view import RunView
+    from models.engine import CallStats
+
+    view = RunView("Write add.py.")
+    view.apply(ContextUsed(agent="coder", prompt_tokens=3000, reply_tokens=72, n_ctx=4096))
+    row = view.timeline[-1]
+    assert row.agent == "coder" and "3,072 / 4,096 tokens" in row.arguments and "(75 %)" in row.arguments
+
+    engine = ScriptedEngine([], n_ctx=4096)
+    engine.last_stats = CallStats(prompt_tokens=1000, completion_tokens=24)
+    gauge = context_gauge_html(SimpleNamespace(engine=engine))
+    assert "1,024 / 4,096 tokens (25 %)" in gauge and "width:25%" in gauge
+    assert context_gauge_html(SimpleNamespace(engine=None)) == ""
