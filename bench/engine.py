@@ -1,12 +1,13 @@
 """Engine benchmark: LocalCrew's engine against a plain llama_cpp.Llama, same model, same process.
 
-    python -m bench.engine [--model ID|PATH] [--rounds 3] [--max-tokens 128] [--json]
+    python -m bench.engine [--model ID|PATH] [--rounds 3] [--max-tokens 128] [--parts ...] [--json]
 
 Both run the same prompts at temperature 0, alternating which goes first, so background load hits
 both alike. Decode speed is measured the same way for both: streamed pieces after the first,
 divided by the time from the first piece to the last. The multi-turn part replays a 4-turn chat
 through the engine and reports, per turn, prompt tokens llama.cpp evaluated / prompt tokens sent;
 the plain Llama's own counter (llama_perf_context n_p_eval) is shown beside it as a cross-check.
+The speed-up figures (constrained_ratio, rewrite_speedup) are bench/engine_speedups.py's.
 """
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import offline  # noqa: F401, I001
+from bench import engine_speedups
 from models.engine import Engine, EngineSettings, GenerationSettings
 from models.model_path import resolve_model
+
+PARTS = ("decode", "turns", "constrained", "rewrite")
 
 PROMPTS = [
     "Write a Python function that checks whether a string is a palindrome.",
@@ -112,7 +116,9 @@ def _chat_turn_fractions(engine: Engine, raw: Any, gen: GenerationSettings) -> l
     return turns
 
 
-def run(model: str | None, rounds: int, max_tokens: int, n_ctx: int) -> dict[str, Any]:
+def run(
+    model: str | None, rounds: int, max_tokens: int, n_ctx: int, parts: tuple[str, ...] = PARTS
+) -> dict[str, Any]:
     from llama_cpp import Llama
 
     path = resolve_model(model)
@@ -135,7 +141,7 @@ def run(model: str | None, rounds: int, max_tokens: int, n_ctx: int) -> dict[str
 
     ours: list[Sample] = []
     theirs: list[Sample] = []
-    for round_index in range(rounds):
+    for round_index in range(rounds if "decode" in parts else 0):
         for index, prompt in enumerate(PROMPTS):
             messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}]
             order = ("engine", "raw") if (round_index + index) % 2 == 0 else ("raw", "engine")
@@ -145,12 +151,27 @@ def run(model: str | None, rounds: int, max_tokens: int, n_ctx: int) -> dict[str
                 else:
                     theirs.append(_timed(_raw_stream(raw, messages, gen)))
 
-    turns = _chat_turn_fractions(engine, raw, gen)
+    result: dict[str, Any] = {"bench": "engine", "model": path.name, "n_gpu_layers": report.n_gpu_layers}
+    result["engine_load_s"] = round(report.load_s, 3)
+    result["raw_load_s"] = round(raw_load_s, 3)
+    if "decode" in parts:
+        result |= _decode_figures(ours, theirs)
+    if "turns" in parts:
+        result |= _turn_figures(_chat_turn_fractions(engine, raw, gen))
+    raw.close()
+    tool_gen = GenerationSettings(temperature=0.0, max_tokens=900, seed=1234, repeat_penalty=1.0)
+    speed_rounds = max(rounds, 2)
+    if "constrained" in parts:
+        result |= engine_speedups.constrained(engine, tool_gen, speed_rounds)
+    if "rewrite" in parts:
+        result |= engine_speedups.rewrite(engine, tool_gen, speed_rounds)
+    engine.close()
+    return result
+
+
+def _decode_figures(ours: list[Sample], theirs: list[Sample]) -> dict[str, Any]:
     engine_agg, raw_agg = _aggregate(ours), _aggregate(theirs)
-    result = {
-        "bench": "engine",
-        "model": path.name,
-        "n_gpu_layers": report.n_gpu_layers,
+    return {
         "runs_each": len(ours),
         "engine_decode_tps": round(engine_agg["decode_tps"], 2),
         "raw_decode_tps": round(raw_agg["decode_tps"], 2),
@@ -158,32 +179,53 @@ def run(model: str | None, rounds: int, max_tokens: int, n_ctx: int) -> dict[str
         "ratio_of_medians": round(engine_agg["decode_tps_median"] / raw_agg["decode_tps_median"], 4),
         "engine_ttft_s": round(engine_agg["ttft_s_median"], 4),
         "raw_ttft_s": round(raw_agg["ttft_s_median"], 4),
-        "engine_load_s": round(report.load_s, 3),
-        "raw_load_s": round(raw_load_s, 3),
-        "turns": turns,
-        "turn2_prompt_tokens": turns[1]["prompt_tokens"],
-        "turn2_evaluated": turns[1]["evaluated"],
-        "turn2_eval_fraction": round(turns[1]["eval_fraction"], 4),
-        "raw_turn2_eval_fraction": round(turns[1]["raw_eval_fraction"], 4),
     }
-    engine.close()
-    raw.close()
-    return result
+
+
+def _turn_figures(turns: list[dict[str, Any]]) -> dict[str, Any]:
+    figures: dict[str, Any] = {"turns": turns}
+    for number in (2, 3):
+        turn = turns[number - 1]
+        figures |= {
+            f"turn{number}_prompt_tokens": turn["prompt_tokens"],
+            f"turn{number}_evaluated": turn["evaluated"],
+            f"turn{number}_eval_fraction": round(turn["eval_fraction"], 4),
+            f"raw_turn{number}_eval_fraction": round(turn["raw_eval_fraction"], 4),
+        }
+    return figures
 
 
 def print_report(result: dict[str, Any]) -> None:
-    print(f"model {result['model']}  n_gpu_layers {result['n_gpu_layers']}  runs each {result['runs_each']}")
-    print(
-        f"decode tokens/s   engine {result['engine_decode_tps']:8.2f}   raw {result['raw_decode_tps']:8.2f}"
-        f"   ratio {result['ratio']:.3f} (of medians {result['ratio_of_medians']:.3f})"
-    )
-    print(f"time to 1st token engine {result['engine_ttft_s']:8.3f}s  raw {result['raw_ttft_s']:8.3f}s")
+    print(f"model {result['model']}  n_gpu_layers {result['n_gpu_layers']}")
     print(f"load time         engine {result['engine_load_s']:8.3f}s  raw {result['raw_load_s']:8.3f}s")
-    for turn in result["turns"]:
+    if "ratio" in result:
+        print(
+            f"decode tokens/s   engine {result['engine_decode_tps']:8.2f}"
+            f"   raw {result['raw_decode_tps']:8.2f}"
+            f"   ratio {result['ratio']:.3f} (of medians {result['ratio_of_medians']:.3f}),"
+            f" {result['runs_each']} runs each"
+        )
+        print(f"time to 1st token engine {result['engine_ttft_s']:8.3f}s  raw {result['raw_ttft_s']:8.3f}s")
+    for turn in result.get("turns", []):
         print(
             f"chat turn {turn['turn']}: evaluated {turn['evaluated']:4d} of {turn['prompt_tokens']:4d}"
             f" prompt tokens ({turn['eval_fraction']:.3f}); plain Llama {turn['raw_evaluated']} of "
             f"{turn['raw_prompt_tokens']} ({turn['raw_eval_fraction']:.3f})"
+        )
+    if "constrained_ratio" in result:
+        print(
+            f"write_file call tokens/s: free {result['free_tps']:.2f},"
+            f" constrained {result['constrained_tps']:.2f}"
+            f" (ratio {result['constrained_ratio']:.3f}), grammar-first {result['grammar_first_tps']:.2f}"
+            f" (ratio {result['grammar_first_ratio']:.3f})"
+        )
+    if "rewrite_speedup" in result:
+        print(
+            f"rewrite of 150 lines ({result['rewrite_tokens']} tokens): {result['rewrite_s_off']:.2f}s plain,"
+            f" {result['rewrite_s_ours']:.2f}s prompt lookup (x{result['rewrite_speedup']:.2f}, identical"
+            f" {result['rewrite_identical']}), llama-cpp-python's {result['rewrite_s_llama_cpp']:.2f}s"
+            f" (x{result['rewrite_speedup_llama_cpp']:.2f},"
+            f" identical {result['rewrite_identical_llama_cpp']})"
         )
 
 
@@ -193,9 +235,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--max-tokens", type=int, default=128)
     parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated, of {', '.join(PARTS)}")
     parser.add_argument("--json", action="store_true", help="end with one JSON line")
     args = parser.parse_args(argv)
-    result = run(args.model, args.rounds, args.max_tokens, args.n_ctx)
+    parts = tuple(part.strip() for part in args.parts.split(",") if part.strip())
+    if unknown := set(parts) - set(PARTS):
+        parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
+    result = run(args.model, args.rounds, args.max_tokens, args.n_ctx, parts)
     print_report(result)
     if args.json:
         print(json.dumps(result))

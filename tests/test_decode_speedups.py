@@ -7,7 +7,6 @@ import json
 from dataclasses import replace
 
 import numpy as np
-import pytest
 
 from agents.tool_calls import ToolSpec, tool_call_schema
 from models.engine import Engine, GenerationSettings
@@ -33,13 +32,11 @@ def _tool_chat(request: str) -> list[dict[str, str]]:
     return [{"role": "system", "content": system}, {"role": "user", "content": request}]
 
 
-@pytest.mark.parametrize("repeat_penalty", [1.0, 1.1])
-def test_grammar_checked_after_sampling_gives_the_grammar_first_output(
-    engine: Engine, repeat_penalty: float
-) -> None:
+def test_grammar_checked_after_sampling_gives_the_grammar_first_output(engine: Engine) -> None:
     schema = tool_call_schema([WRITE_FILE], allow_final=True)
-    gen = replace(GREEDY, repeat_penalty=repeat_penalty)
-    for request in REQUESTS:
+    # The crew samples without a repeat penalty; 1.1 (the default) checks the penalty's history.
+    for request, penalty in zip(REQUESTS, (1.0, 1.0, 1.1, 1.1), strict=True):
+        gen = replace(GREEDY, repeat_penalty=penalty, max_tokens=96)
         engine.forget_cache()
         checked, _ = engine.chat(_tool_chat(request), gen, schema=schema)
         engine.grammar_first = True
