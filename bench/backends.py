@@ -8,8 +8,8 @@ model file, same context, batch and thread count. Each request runs on a fresh c
 workspace; the two backends alternate which goes first, so a machine that gets busier during the
 run does not load one side only. Reported: seconds per request, generated tokens per request (the
 replies can differ a little: the server renders the chat template itself), seconds per generated
-token, and the server's overhead as a ratio of each. With --concurrent N, N requests are then sent
-to the server at once, against the same N one after another: a server that batches (vLLM,
+token, and the server's overhead as a ratio of each. With --concurrent N, the first N requests are then
+sent to the server one after another and then all at once: a server that batches (vLLM,
 llama-server --parallel) serves them faster together; llama_cpp.server has no batching and
 serves them one at a time. Ends with one JSON line with --json.
 """
@@ -162,10 +162,13 @@ def main(argv: list[str] | None = None) -> int:
             result = summarize(runs, path.name, args.threads, args.rounds)
             result["load_average_start"] = load_start
             if args.concurrent > 1:
+                # The baseline is measured right before, not taken from the runs above: on a shared
+                # machine the load of ten minutes ago is not the load now.
                 batch = requests[: args.concurrent]
+                began = time.perf_counter()
+                runs.extend(run_one(server, "server-one-by-one", request, args.rounds) for request in batch)
+                one_by_one = time.perf_counter() - began
                 wall, together = concurrent_runs(server, batch, args.rounds)
-                one_by_one = sum(r.seconds for r in runs if r.backend == "server" and r.request in {
-                    b.name for b in batch})  # fmt: skip
                 runs.extend(together)
                 result["concurrent"] = {
                     "n": len(batch),
