@@ -318,13 +318,25 @@ class CrewRunner:
                 shown.append(f"# {module}\n{signatures(self.files.read_text(rel))}")
             except (ValueError, OSError):
                 continue
-        reply = self._step(
-            self.roles.reviewer, round_number, checks_task(request, "\n".join(shown)), "assert lines"
-        )
+        task = checks_task(request, "\n".join(shown), self._data_files_text(request))
+        reply = self._step(self.roles.reviewer, round_number, task, "assert lines")
         checks = parse_checks(reply)
         if not checks:
             self.bus.emit(Notice(level="info", message="The reviewer wrote no usable check: runs decide."))
         return checks
+
+    def _data_files_text(self, request: str, lines: int = 12) -> str:
+        """The first lines of each existing non-Python file the request names, for the reviewer."""
+        shown = []
+        for name in files_named_in(request):
+            if name.endswith(".py"):
+                continue
+            try:
+                head = "".join(self.files.read_text(name).splitlines(keepends=True)[:lines])
+            except (ValueError, OSError):
+                continue
+            shown.append(f"{name}:\n{head[:800]}")
+        return "\n".join(shown)
 
     def _python_written(self, context: ToolContext) -> list[str]:
         written = dict.fromkeys(context.written)

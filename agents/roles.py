@@ -173,11 +173,13 @@ def coder_task(
     )
 
 
-def checks_task(request: str, code_signatures: str) -> str:
+def checks_task(request: str, code_signatures: str, data: str = "") -> str:
     """The reviewer sees the request and the code's signatures, not its bodies: its examples must
-    come from the request, or they would copy the coder's mistakes."""
+    come from the request, or they would copy the coder's mistakes. `data`: the start of the data
+    files the request names (without them the 0.5B invented the rows of scores.csv)."""
     return (
-        f"Request: {request}\n"
+        (f"The data files:\n{data}\n\n" if data else "")
+        + f"Request: {request}\n"
         f"The code to test defines:\n{code_signatures}\n\n"
         "Do not write the code. Write 3 to 6 assert lines that test it on concrete examples, each"
         " comparing a call's result with the value the request says it must give. For a class,"

@@ -444,6 +444,19 @@ def test_a_file_copied_back_unchanged_is_not_approved_and_the_retry_is_told(work
     assert summary.approved and (workspace / "util.py").read_text() == tripled
 
 
+def test_the_reviewer_sees_the_data_file_the_request_names(workspace: Path) -> None:
+    (workspace / "scores.csv").write_text("name,score\nAda,91\nLinus,85\n")
+    code = "def best(path):\n    return 'Ada'\n"
+    engine = ScriptedEngine(
+        by_agent(coder=[files(("grades.py", code))], reviewer=[checks("assert best('scores.csv') == 'Ada'")])
+    )
+    summary, _ = run(
+        engine, workspace, request="Write grades.py with best(path) naming the top of scores.csv."
+    )
+    assert "scores.csv:\nname,score\nAda,91\nLinus,85\n" in engine.calls_of("reviewer")[0].prompt
+    assert summary.checks_passed
+
+
 def test_after_an_undo_the_undone_request_is_not_the_previous_one(workspace: Path) -> None:
     from tools.run_snapshot import RunSnapshots
 
