@@ -23,7 +23,7 @@ from crewai.utilities.exceptions.context_window_exceeding_exception import LLMCo
 from pydantic import Field, PrivateAttr
 
 import agents.crewai_setup  # noqa: F401, I001  (offline, quiet)
-from agents.context_budget import Fit, fit_to_context
+from agents.context_budget import Fit, fit_to_context, rewrites_a_shown_file
 from agents.events import ContextUsed, EventBus, Notice, TokenChunk, ToolCallFailed
 from agents.tool_calls import (
     ParsedCall,
@@ -250,7 +250,12 @@ class LocalLLM(BaseLLM):
     ) -> str:
         engine: ChatEngine = self.engine
         fit = self._fit(chat, max_tokens or self.generation.max_tokens)
-        gen = replace(self.generation, stop=tuple(stops) + self.generation.stop, max_tokens=fit.reply_cap)
+        gen = replace(
+            self.generation,
+            stop=tuple(stops) + self.generation.stop,
+            max_tokens=fit.reply_cap,
+            prompt_lookup=self.generation.prompt_lookup or rewrites_a_shown_file(fit.messages),
+        )
         started = time.perf_counter()
         pieces = []
         reply = engine.stream_chat(fit.messages, gen, cancel=self.cancel, schema=schema)

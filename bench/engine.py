@@ -160,7 +160,7 @@ def run(
         result |= _turn_figures(_chat_turn_fractions(engine, raw, gen))
     raw.close()
     tool_gen = GenerationSettings(temperature=0.0, max_tokens=900, seed=1234, repeat_penalty=1.0)
-    speed_rounds = max(rounds, 2)
+    speed_rounds = rounds
     if "constrained" in parts:
         result |= engine_speedups.constrained(engine, tool_gen, speed_rounds)
     if "rewrite" in parts:

@@ -109,11 +109,17 @@ def test_splice_never_cuts_inside_a_character() -> None:
 
 def test_prompt_lookup_follows_the_place_it_copies_from() -> None:
     file = [10, 11, 12, 13, 14, 15, 16, 10, 11, 12, 20, 21]
-    lookup = PromptLookup(max_ngram=3, min_ngram=2, num_pred_tokens=3)
+    lookup = PromptLookup(max_ngram=3, min_ngram=2, num_pred_tokens=3, start_tokens=3)
     context = np.array([*file, 99, 10, 11, 12], dtype=np.intc)
     # The longest match's latest place: "10 11 12" is followed by 20 21 there.
     assert lookup(context).tolist() == [20, 21, 99]
-    # Two tokens later the copy goes on from the same place, not the first "11 12".
-    context = np.array([*context, 20, 21], dtype=np.intc)
-    assert lookup(context).tolist() == [99, 10, 11]
+    # All three taken and one more: the copy goes on from the same place.
+    context = np.array([*context, 20, 21, 99, 10], dtype=np.intc)
+    assert lookup(context).tolist() == [11, 12, 20]
+    # One of four taken: the next draft is half as long.
+    lookup = PromptLookup(max_ngram=3, min_ngram=2, num_pred_tokens=4, start_tokens=4)
+    first = np.array([*file, 99, 10, 11, 12], dtype=np.intc)
+    assert lookup(first).tolist() == [20, 21, 99, 10]
+    lookup(np.array([*first, 20, 5], dtype=np.intc))
+    assert lookup.length == 2
     assert PromptLookup()(np.array([1, 2, 3, 4], dtype=np.intc)).size == 0
