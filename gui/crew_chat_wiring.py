@@ -1,0 +1,169 @@
+"""The chat's events: Send (Enter), Stop, Cancel of waiting requests, New conversation, the chat
+loaded with the page, and the watch that shows another tab's run. The runs themselves are
+CrewSession's; the conversation is the workspace's ChatStore."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import gradio as gr
+
+from gui.chat_store import ChatSaver, ChatStore
+from gui.crew_session import Ticket
+from gui.disk_refresh import DiskRefresh
+from gui.ide_state import IdeState
+from gui.page_layout import CodeTab, Sidebar
+from gui.run_view import RunView
+from gui.sidebar_html import context_rows, timeline_html
+
+WATCH_S = 2.0  # how often a tab that is not streaming a run re-reads its saved chat
+
+
+def _sidebar_outputs(view: RunView) -> tuple[str, list[list[str]], str]:
+    source = f"From {view.context_source}." if view.context_source else ""
+    return timeline_html(view.timeline), context_rows(view.context), source
+
+
+class CrewChat:
+    """The handlers, with what they share: one conversation per workspace (shared by the tabs) and
+    each browser session's withdrawn request texts."""
+
+    def __init__(self, state: IdeState) -> None:
+        self.state = state
+        self._chats: dict[Path, ChatStore] = {}
+        self._withdrawn: dict[str, list[str]] = {}  # per browser session, for its request box
+
+    def store(self) -> ChatStore:
+        return self._chats.setdefault(self.state.workspace, ChatStore(self.state.workspace))
+
+    def load_chat(self) -> tuple[list[dict[str, Any]], str]:
+        messages, notice = self.store().load()
+        return messages, f"**Note:** {notice}" if notice else ""
+
+    def queue_state(self, owner: str, ticket: Ticket) -> tuple[str, Any]:
+        """The line under the chat (place in the queue, or elapsed time and round) and Cancel."""
+        session = self.state.session
+        mine = session.waiting_count(owner)
+        if ticket.state == "waiting":
+            text = f"Waiting for the model: {ticket.ahead} ahead of your request."
+        elif ticket.state == "running":
+            text = session.progress.text()
+            if mine:
+                text += f" · {mine} more of your requests waiting"
+        else:
+            text = f"{mine} of your requests waiting." if mine else ""
+        return text, gr.Button(visible=mine > 0)
+
+    def run(
+        self, message: str, history: list[dict[str, Any]] | None, request: gr.Request
+    ) -> Iterator[tuple[Any, ...]]:
+        # The chat comes from the workspace's store, not from this tab's `history`: another tab's
+        # run may have finished meanwhile, and the store is what a reload shows.
+        owner, ticket, skip = request.session_hash or "", Ticket(request.session_hash or ""), gr.skip()
+        if not message.strip():
+            ticket.state = "done"  # nothing to queue
+        store = self.store()
+        saver = ChatSaver(store)
+        ticket.fresh = saver.opens_conversation  # after New conversation: no follow-up memory
+        last: tuple[Any, ...] = ()
+        box: Any = ""  # the request box is cleared once; what is typed during the run stays
+        for view in self.state.session.run(message, owner=owner, ticket=ticket, on_change=saver):
+            line, cancel_button = self.queue_state(owner, ticket)
+            if saver.handle is None:  # not holding the model: waiting, withdrawn or nothing to do
+                if self.state.session.running_owner == owner:
+                    # This tab's chat shows its own running request; this one waits unseen
+                    # there, and the line under the chat counts it.
+                    yield skip, box, skip, skip, skip, skip, skip, skip
+                else:
+                    chat_now = store.load()[0] + view.messages
+                    yield chat_now, box, skip, skip, skip, skip, line, cancel_button
+            else:
+                lines, rows, source = _sidebar_outputs(view)
+                hit_rows = list(view.context)
+                chat_now = store.before(saver.handle) + view.messages
+                last = (chat_now, skip, lines, rows, source, hit_rows)
+                yield chat_now, box, lines, rows, source, hit_rows, line, cancel_button
+            box = skip
+        if saver.handle is not None:  # the run is over: the line drops its timer (API callers get it all)
+            yield *last, *self.queue_state(owner, ticket)
+
+    def watch(self, request: gr.Request) -> tuple[Any, Any]:
+        """Another tab's run, or this page's own run from before a reload: the stored chat (saved
+        every few seconds while it runs) and its progress."""
+        session = self.state.session
+        owner, live, skip = request.session_hash or "", session.live, gr.skip()
+        if live is None or session.waiting_count(owner):
+            return skip, skip  # nothing to watch, or this tab's waiting request shows its own chat
+        if live.ticket.owner == owner and not live.detached:
+            return skip, skip  # this tab streams it itself
+        if live.finished_at is not None and time.monotonic() - live.finished_at > WATCH_S:
+            return skip, skip
+        running = live.finished_at is None
+        line = f"{session.progress.text()} (started in another tab or before a reload)"
+        return self.store().load()[0], line if running else ""
+
+    def withdraw(self, owner: str) -> int:
+        withdrawn = self.state.session.withdraw(owner)
+        self._withdrawn.setdefault(owner, []).extend(t.request for t in withdrawn if t.request)
+        return len(withdrawn)
+
+    def give_back(self, box: str, request: gr.Request) -> Any:
+        """A withdrawn request's text goes back into an empty request box: typing is never lost."""
+        texts = self._withdrawn.pop(request.session_hash or "", [])
+        return "\n\n".join(texts) if texts and not (box or "").strip() else gr.skip()
+
+    def stop_run(self, request: gr.Request) -> None:
+        owner = request.session_hash or ""
+        self.withdraw(owner)
+        self.state.session.stop(owner)
+
+    def cancel_waiting(self, request: gr.Request) -> tuple[str, Any]:
+        count = self.withdraw(request.session_hash or "")
+        line = f"Withdrew {count} waiting request(s); the text is back in the box." if count else ""
+        return line, gr.Button(visible=False)
+
+    def clear_conversation(self) -> tuple[list[Any], str]:
+        problem = self.store().clear()
+        return [], problem or (
+            "New conversation: the next request is not taken as a follow-up of earlier ones."
+            " The workspace's files and Undo are as they were."
+        )
+
+
+def wire_crew_chat(
+    page: gr.Blocks, state: IdeState, code: CodeTab, side: Sidebar, disk: DiskRefresh
+) -> CrewChat:
+    handlers = CrewChat(state)
+    c = code.chat
+    run_outputs = [c.chat, c.request, side.timeline, side.context, side.context_source, code.hits]
+    run_outputs += [c.run_line, c.cancel]
+    # Requests wait in CrewSession's queue, which shows their place; Gradio's would hide them
+    # behind "queue: 1/1". "multiple": a second Send in the same tab queues instead of vanishing.
+    # The run line under the chat shows progress: Gradio's spinners over every output go.
+    run_args: dict[str, Any] = {
+        "concurrency_limit": None,
+        "trigger_mode": "multiple",
+        "show_progress": "hidden",
+    }
+    inputs = [c.request, c.chat]
+    disk.then_refresh(c.request.submit(handlers.run, inputs, run_outputs, api_name="run", **run_args))
+    disk.then_refresh(c.send.click(handlers.run, inputs, run_outputs, api_visibility="private", **run_args))
+
+    c.stop.click(handlers.stop_run, None, None, api_name="stop", concurrency_limit=None).then(
+        handlers.give_back, c.request, c.request, api_visibility="private"
+    )
+    c.cancel.click(
+        handlers.cancel_waiting,
+        None,
+        [c.run_line, c.cancel],
+        api_name="cancel_waiting",
+        concurrency_limit=None,
+    ).then(handlers.give_back, c.request, c.request, api_visibility="private")
+    c.clear_chat.click(handlers.clear_conversation, None, [c.chat, c.run_line], api_name="clear_chat")
+    # The Chatbot's own bin icon does the same.
+    c.chat.clear(handlers.clear_conversation, None, [c.chat, c.run_line], api_visibility="private")
+    page.load(handlers.load_chat, None, [c.chat, c.run_line], api_visibility="private")
+    return handlers

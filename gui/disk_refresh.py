@@ -1,0 +1,58 @@
+"""What the page re-reads after the workspace changed on disk (a run, an undo, a save, another
+workspace): the file tree, the last run's diff and run lists, and the editor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from gui.editor_guard import after_disk_change
+from gui.ide_state import IdeState
+from gui.page_layout import TREE_GLOBS, CodeTab
+from gui.run_review import chosen_run, run_choices, run_files
+from gui.workspace_actions import OpenedFile, language_for, last_run_diff
+
+
+class DiskRefresh:
+    def __init__(self, state: IdeState, code: CodeTab) -> None:
+        self.state = state
+        self._tree_refreshes: dict[str, int] = {}  # per browser session, so each tab's glob changes
+        editor, last_run = code.editor, code.last_run
+        self.inputs = [editor.editor, editor.baseline, editor.opened, last_run.run_choice]
+        self.outputs = [
+            code.explorer, last_run.diff, editor.editor, editor.baseline, editor.opened,
+            editor.file_message, editor.unsaved, last_run.reject_choice, last_run.run_choice,
+        ]  # fmt: skip
+
+    def fresh_tree(self, request: gr.Request) -> Any:
+        """The file tree re-read (after a run, a save, an undo, or a new workspace)."""
+        session = request.session_hash or ""
+        self._tree_refreshes[session] = self._tree_refreshes.get(session, 0) + 1
+        glob = TREE_GLOBS[self._tree_refreshes[session] % 2]
+        return gr.FileExplorer(root_dir=self.state.workspace, glob=glob)
+
+    def files_and_diff(self, request: gr.Request) -> tuple[Any, str]:
+        return self.fresh_tree(request), last_run_diff(self.state.workspace)
+
+    def after_disk_changes(
+        self, text: str, base: str, what: OpenedFile | None, run_id: str | None, request: gr.Request
+    ) -> tuple[Any, ...]:
+        """After a run or an undo: the tree, the diff, the run lists, and the editor (the new text,
+        unless the user has unsaved edits, which stay)."""
+        workspace = self.state.workspace
+        tree, diff_text = self.files_and_diff(request)
+        review = gr.Dropdown(choices=run_files(workspace), value=None)
+        runs = gr.Dropdown(choices=run_choices(workspace), value=chosen_run(workspace, run_id))
+        change = after_disk_change(workspace, text or "", base or "", what)
+        skip = gr.skip()
+        if change.text is None:
+            return tree, diff_text, skip, skip, skip, change.message or skip, skip, review, runs
+        assert change.opened is not None
+        rel = change.opened.rel
+        code = gr.Code(value=change.text, language=language_for(rel), interactive=change.opened.editable)
+        return tree, diff_text, code, change.text, change.opened, change.message, "", review, runs
+
+    def then_refresh(self, event: Any) -> Any:
+        """Chain the refresh after an event that may have changed the workspace."""
+        return event.then(self.after_disk_changes, self.inputs, self.outputs, api_visibility="private")

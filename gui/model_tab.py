@@ -1,0 +1,176 @@
+"""The Model tab: what is loaded and how fast it answered, the gauges, and choosing, downloading
+and loading another model. A load that fails brings the previous model back and saves nothing;
+what each part shows comes from gui/model_panel_data.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import gradio as gr
+
+from gui.ide_state import IdeState
+from gui.model_panel_data import (
+    LOCAL_FILE,
+    check_model_file,
+    download_needed,
+    engine_settings,
+    gauges_html,
+    last_reply_markdown,
+    model_choices,
+    model_markdown,
+    plan_preview,
+    resolve_choice,
+)
+from gui.page_layout import MODEL_GROUP
+from gui.user_settings import UserSettings
+from models.catalog import catalog_entry
+from models.offload_planner import KV_TYPES as KV_CHOICES
+
+
+@dataclass
+class ModelTab:
+    model_info: Any
+    reply_stats: Any
+    gauges: Any
+    choice: Any
+    local_path: Any
+    n_ctx: Any
+    kv_type: Any
+    layers: Any
+    preview: Any
+    download: Any
+    load: Any
+    model_message: Any
+
+
+def build_model_tab(state: IdeState) -> ModelTab:
+    with gr.Row():
+        with gr.Column(scale=3):
+            model_info = gr.Markdown(model_markdown(state.host, state.model_reason), elem_id="model-info")
+            reply_stats = gr.Markdown(last_reply_markdown(state.host), elem_id="reply-stats")
+        with gr.Column(scale=2):
+            gauges = gr.HTML(gauges_html(host=state.host), elem_id="gauges")
+    gr.Markdown("### Choose a model")
+    with gr.Row():
+        current = state.settings.model or state.default_model_id
+        is_catalog = catalog_entry(current) is not None
+        choice = gr.Dropdown(
+            model_choices(),
+            value=current if is_catalog else LOCAL_FILE,
+            label="Model",
+            elem_id="model-choice",
+        )
+        local_path = gr.Textbox(
+            value="" if is_catalog else current, label="Local .gguf path", elem_id="local-path"
+        )
+    with gr.Row():
+        n_ctx = gr.Number(state.settings.n_ctx, label="Context size", precision=0, minimum=512)
+        kv_type = gr.Dropdown(list(KV_CHOICES), value=state.settings.kv_type, label="KV cache type")
+        layers = gr.Textbox(
+            "auto" if state.settings.n_gpu_layers is None else str(state.settings.n_gpu_layers),
+            label="GPU layers (auto, -1 = all, or a number)",
+        )
+    with gr.Row():
+        preview = gr.Button("Preview plan", elem_id="preview-plan")
+        download = gr.Button("Download", elem_id="download")
+        load = gr.Button("Load", variant="primary", elem_id="load-model")
+    model_message = gr.Markdown("", elem_id="model-message")
+    return ModelTab(
+        model_info, reply_stats, gauges, choice, local_path, n_ctx, kv_type, layers, preview, download, load,
+        model_message,
+    )  # fmt: skip
+
+
+def parse_layers(text: str) -> int | None:
+    text = (text or "").strip().lower()
+    return None if text in ("", "auto") else int(text)
+
+
+class ModelActions:
+    def __init__(self, state: IdeState) -> None:
+        self.state = state
+
+    def settings_from_panel(self, ctx: float, kv: str, layer_text: str) -> UserSettings:
+        changed = replace(
+            self.state.settings, n_ctx=int(ctx or 4096), kv_type=kv, n_gpu_layers=parse_layers(layer_text)
+        )
+        return changed.validated()
+
+    def preview_plan(self, chosen: str, path: str, ctx: float, kv: str, layer_text: str) -> str:
+        try:
+            return plan_preview(chosen, path, self.settings_from_panel(ctx, kv, layer_text))
+        except ValueError:
+            return "GPU layers must be auto, -1 or a whole number."
+
+    @staticmethod
+    def download_model_with_progress(chosen: str, progress: gr.Progress = gr.Progress()) -> str:  # noqa: B008
+        from models.download import DownloadError
+        from models.download import download_model as fetch
+
+        entry = catalog_entry(chosen)
+        if entry is None or entry.repo is None:
+            return "Choose a catalog model to download (the bundled one is already here)."
+        if not download_needed(chosen):
+            return f"{entry.title} is already downloaded."
+        progress(0, desc=f"Downloading {entry.filename}")
+
+        def report(done: int, total: int) -> None:
+            progress((done, total or entry.size_bytes), desc=f"Downloading {entry.filename}", unit="bytes")
+
+        try:
+            path = fetch(entry, on_progress=report)
+        except DownloadError as exc:
+            return f"**Download failed:** {exc}"
+        return f"Downloaded to `{path}`. Press Load to use it."
+
+    def load_model(self, chosen: str, path: str, ctx: float, kv: str, layer_text: str) -> str:
+        try:
+            new_settings = self.settings_from_panel(ctx, kv, layer_text)
+            model_path = resolve_choice(chosen, path)
+            check_model_file(model_path)  # a bad file is refused before the loaded model goes
+        except ValueError as exc:  # ModelNotFoundError and GGUFError are ValueErrors too
+            return f"**Not loaded:** {exc} The current model stays loaded."
+        with self.state.session.exclusive() as free:  # a run must not lose its model mid-way
+            if not free:
+                return "**Not loaded:** a crew request is running or waiting; load when it ends."
+            return self.switch_model(chosen, model_path, new_settings)
+
+    def switch_model(self, chosen: str, model_path: Any, new_settings: UserSettings) -> str:
+        state = self.state
+        previous = (state.settings, state.host.label, state.host.settings, state.model_reason)
+        new_settings.model = str(model_path) if chosen == LOCAL_FILE else chosen
+        state.host.switch(str(model_path), engine_settings(new_settings))
+        status = state.host.wait()
+        if status.state != "ready":
+            # Nothing is saved, and the model that worked comes back.
+            state.settings, label, host_settings, state.model_reason = previous
+            if label:
+                state.host.switch(label, host_settings)
+            return (
+                f"**Load failed:** {status.message} The previous model is loading again; nothing was saved."
+            )
+        state.settings, state.model_reason = new_settings, "chosen in this panel"
+        return f"{status.message}. {state.save()}"
+
+    def model_now(self) -> str:
+        return model_markdown(self.state.host, self.state.model_reason)
+
+    def panel_now(self) -> tuple[str, str, str]:
+        return self.model_now(), gauges_html(host=self.state.host), last_reply_markdown(self.state.host)
+
+
+def wire_model_tab(state: IdeState, tab: ModelTab) -> None:
+    actions = ModelActions(state)
+    plan_inputs = [tab.choice, tab.local_path, tab.n_ctx, tab.kv_type, tab.layers]
+    tab.preview.click(actions.preview_plan, plan_inputs, tab.model_message, api_name="preview_plan")
+    tab.download.click(
+        actions.download_model_with_progress, tab.choice, tab.model_message, api_name="download_model"
+    )
+    tab.load.click(
+        actions.load_model, plan_inputs, tab.model_message, api_name="load_model", concurrency_id=MODEL_GROUP
+    ).then(actions.model_now, None, tab.model_info, api_visibility="private")
+    model_timer = gr.Timer(2.0)
+    model_timer.tick(
+        actions.panel_now, None, [tab.model_info, tab.gauges, tab.reply_stats], api_visibility="private"
+    )
