@@ -112,7 +112,8 @@ def plan_text(plan: UndoPlan) -> str:
     if plan.restore:
         lines.append(f"Puts back as before the run: {_named(plan.restore)}.")
     lines.append(
-        f"**Deletes** {_named(plan.delete)}: that run created them. Redo brings them back."
+        f"**Deletes** {_named(plan.delete)}: that run created "
+        + ("it. Redo brings it back." if len(plan.delete) == 1 else "them. Redo brings them back.")
         if plan.delete
         else "Deletes nothing."
     )

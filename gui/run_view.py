@@ -210,7 +210,9 @@ class RunView:
         elif event.approved:
             self.say("**Reviewer:** approved.")
         else:
-            fixes = "\n".join(f"- {fix}" for fix in event.fixes) or "- (no fix named)"
+            # With no fix named, the failed check above is the reason: say so rather than nothing.
+            named = "- a check failed: its output is above" if checks_failed else "- (no fix named)"
+            fixes = "\n".join(f"- {fix}" for fix in event.fixes) or named
             self.say(f"**Reviewer:** changes requested:\n{fixes}")
 
     def _on_context_used(self, event: ContextUsed) -> None:

@@ -55,3 +55,20 @@ def test_a_program_that_changed_nothing_adds_no_line() -> None:
     assert (
         "Not applied" not in view.messages[-1]["content"] and "program changed" not in view.timeline[0].result
     )
+
+
+def test_changes_requested_after_a_failed_check_names_the_check_not_nothing() -> None:
+    from agents.events import ReviewVerdict
+
+    view = RunView("x")
+    view.apply(
+        CheckRun(command="python a.py", exit_code=1, passed=False, limit_hit=None, duration_s=0.1,
+                 stdout_tail="", stderr_tail="NameError")
+    )  # fmt: skip
+    view.apply(ReviewVerdict(round=1, approved=False, fixes=[]))
+    assert (
+        view.messages[-1]["content"]
+        == "**Reviewer:** changes requested:\n- a check failed: its output is above"
+    )
+    view.apply(ReviewVerdict(round=2, approved=False, fixes=[]))  # no check failed this round
+    assert view.messages[-1]["content"].endswith("- (no fix named)")
