@@ -26,7 +26,7 @@ from gui.status_line import status_html
 
 PAGE_CSS = """
 .lc-unsaved { color: #d97706; font-weight: 600; white-space: nowrap; }
-#unsaved { align-self: center; }
+#unsaved { align-self: center; flex: 0 0 100px !important; min-width: 100px !important; }
 #keys-hint, #run-line { font-size: 0.85em; color: #6b7280; }
 """
 

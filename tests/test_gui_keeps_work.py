@@ -103,6 +103,9 @@ def test_ctrl_s_saves_and_the_unsaved_marker_clears(app: RunningApp, browser: An
     assert page.locator("#unsaved").inner_text().strip() == ""
     _type_at_end(page, "# saved with ctrl+s")
     page.wait_for_function("document.querySelector('#unsaved').innerText.includes('unsaved')", timeout=5_000)
+    marker = page.locator("#unsaved .lc-unsaved").bounding_box()
+    editor = page.locator("#editor").bounding_box()
+    assert marker and editor and marker["x"] + marker["width"] <= editor["x"] + editor["width"]  # not cut off
     page.keyboard.press("Control+s")
     page.wait_for_function(
         "document.querySelector('#file-message').innerText.includes('Saved')", timeout=15_000
