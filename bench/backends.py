@@ -35,12 +35,15 @@ from agents.events import EventBus
 from bench.crew import AcceptanceRequest, load_requests, prepare_workspace
 from bench.llama_server import llama_server
 from models.chat_engine import ChatEngine
-from models.engine import Engine, EngineSettings
+from models.engine import Engine, EngineSettings, GenerationSettings
 from models.model_path import resolve_model
 from models.openai_engine import OpenAIEngine, RemoteSettings
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "backends"
 N_CTX = 4096  # the IDE's default context, on both sides
+# One chat call without the crew around it: the transport's own cost, with less noise than a crew run.
+CHAT_PROMPT = [{"role": "user", "content": "Write a Python function is_prime(n) with a docstring."}]
+CHAT_GENERATION = GenerationSettings(max_tokens=128, temperature=0.0, repeat_penalty=1.0)
 
 
 @dataclass
@@ -95,6 +98,27 @@ def concurrent_runs(
     return time.perf_counter() - began, results
 
 
+def chat_calls(local: ChatEngine, server: ChatEngine, calls: int) -> dict[str, Any]:
+    """The same chat call on both engines, alternating which goes first; medians and paired ratio."""
+    seconds: dict[str, list[float]] = {"local": [], "server": []}
+    tokens: dict[str, list[int]] = {"local": [], "server": []}
+    for number in range(calls):
+        sides: list[tuple[str, ChatEngine]] = [("local", local), ("server", server)]
+        for name, engine in sides if number % 2 == 0 else sides[::-1]:
+            began = time.perf_counter()
+            _, stats = engine.chat(CHAT_PROMPT, CHAT_GENERATION)
+            seconds[name].append(time.perf_counter() - began)
+            tokens[name].append(stats.completion_tokens)
+    paired = [s / max(loc, 1e-9) for s, loc in zip(seconds["server"], seconds["local"], strict=True)]
+    return {
+        "calls": calls,
+        "tokens_per_call": {name: statistics.median(values) for name, values in tokens.items()},
+        "local_median_s": statistics.median(seconds["local"]),
+        "server_median_s": statistics.median(seconds["server"]),
+        "median_paired_ratio": statistics.median(paired),
+    }
+
+
 def _side(runs: list[RunFigures]) -> dict[str, Any]:
     seconds = sum(r.seconds for r in runs)
     tokens = sum(r.tokens for r in runs)
@@ -131,7 +155,8 @@ def summarize(runs: list[RunFigures], model: str, threads: int, rounds: int) -> 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.backends", description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None, help="catalog id or .gguf path (default: the IDE's default)")
-    parser.add_argument("--limit", type=int, default=10, help="the first N acceptance requests")
+    parser.add_argument("--limit", type=int, default=10, help="the first N acceptance requests (0: none)")
+    parser.add_argument("--chat-calls", type=int, default=20, help="single chat calls per side (0: skip)")
     parser.add_argument("--rounds", type=int, default=1, help="crew rounds per request")
     parser.add_argument("--threads", type=int, default=max(1, (os.cpu_count() or 2) // 2))
     parser.add_argument("--concurrent", type=int, default=4, help="N at once on the server (0: skip)")
@@ -149,6 +174,14 @@ def main(argv: list[str] | None = None) -> int:
         server = OpenAIEngine(RemoteSettings(url, model=str(path), n_ctx=N_CTX))
         server.load()
         try:
+            chat = chat_calls(local, server, args.chat_calls) if args.chat_calls else None
+            if chat:
+                print(
+                    f"one chat call ({chat['tokens_per_call']['local']:.0f} tokens): in process "
+                    f"{chat['local_median_s']:.2f} s, server {chat['server_median_s']:.2f} s (medians); "
+                    f"paired ratio {chat['median_paired_ratio']:.3f}",
+                    flush=True,
+                )
             for number, request in enumerate(requests):
                 sides: list[tuple[ChatEngine, str]] = [(local, "local"), (server, "server")]
                 for engine, backend in sides if number % 2 == 0 else sides[::-1]:
@@ -159,9 +192,9 @@ def main(argv: list[str] | None = None) -> int:
                         f"{figures.tokens:5d} tokens  {figures.llm_calls} calls",
                         flush=True,
                     )
-            result = summarize(runs, path.name, args.threads, args.rounds)
-            result["load_average_start"] = load_start
-            if args.concurrent > 1:
+            result = summarize(runs, path.name, args.threads, args.rounds) if requests else {}
+            result |= {"load_average_start": load_start, "chat": chat}
+            if args.concurrent > 1 and requests:
                 # The baseline is measured right before, not taken from the runs above: on a shared
                 # machine the load of ten minutes ago is not the load now.
                 batch = requests[: args.concurrent]
@@ -185,14 +218,15 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "results.json").write_text(
         json.dumps({"summary": result, "runs": [asdict(r) for r in runs]}, indent=1)
     )
-    local_side, server_side = result["local"], result["server"]
-    print(
-        f"in process: {local_side['s_per_request']:.1f} s/request "
-        f"({local_side['tokens_per_request']:.0f} tokens) | llama_cpp.server: "
-        f"{server_side['s_per_request']:.1f} s/request ({server_side['tokens_per_request']:.0f} tokens)"
-        f" | overhead {result['overhead_ratio']:.3f}x per request, "
-        f"{result['overhead_ratio_per_token'] or float('nan'):.3f}x per generated token"
-    )
+    local_side, server_side = result.get("local"), result.get("server")
+    if local_side and server_side:
+        print(
+            f"in process: {local_side['s_per_request']:.1f} s/request "
+            f"({local_side['tokens_per_request']:.0f} tokens) | llama_cpp.server: "
+            f"{server_side['s_per_request']:.1f} s/request ({server_side['tokens_per_request']:.0f} tokens)"
+            f" | overhead {result['overhead_ratio']:.3f}x per request, "
+            f"{result['overhead_ratio_per_token'] or float('nan'):.3f}x per generated token"
+        )
     if "concurrent" in result:
         c = result["concurrent"]
         print(f"{c['n']} at once on the server: {c['wall_s']:.1f} s, one by one {c['sequential_s']:.1f} s")
