@@ -134,12 +134,14 @@ def test_events_arrive_in_order(workspace: Path) -> None:
         ("RunStarted", ""),
         ("ContextRetrieved", ""),
         ("AgentStarted", "coder"),
+        ("ContextUsed", "coder"),  # the call's share of the context, once its reply is in
         ("AgentFinished", "coder"),
         ("ToolCallStarted", "coder"),  # the runner writes the coder's blocks with the write tool
         ("FileChanged", ""),
         ("ToolCallFinished", "coder"),
         ("CheckRun", ""),
         ("AgentStarted", "reviewer"),
+        ("ContextUsed", "reviewer"),
         ("AgentFinished", "reviewer"),
         ("CheckRun", ""),  # the reviewer's asserts
         ("ReviewVerdict", ""),
