@@ -149,8 +149,10 @@ def wire_crew_chat(
         "show_progress": "hidden",
     }
     inputs = [c.request, c.chat]
-    disk.then_refresh(c.request.submit(handlers.run, inputs, run_outputs, api_name="run", **run_args))
-    disk.then_refresh(c.send.click(handlers.run, inputs, run_outputs, api_visibility="private", **run_args))
+    submitted = c.request.submit(handlers.run, inputs, run_outputs, api_name="run", **run_args)
+    disk.then_refresh(submitted, new_run=True)
+    sent = c.send.click(handlers.run, inputs, run_outputs, api_visibility="private", **run_args)
+    disk.then_refresh(sent, new_run=True)
 
     c.stop.click(handlers.stop_run, None, None, api_name="stop", concurrency_limit=None).then(
         handlers.give_back, c.request, c.request, api_visibility="private"

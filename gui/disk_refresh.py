@@ -53,6 +53,15 @@ class DiskRefresh:
         code = gr.Code(value=change.text, language=language_for(rel), interactive=change.opened.editable)
         return tree, diff_text, code, change.text, change.opened, change.message, "", review, runs
 
-    def then_refresh(self, event: Any) -> Any:
+    def after_a_run(
+        self, text: str, base: str, what: OpenedFile | None, run_id: str | None, request: gr.Request
+    ) -> tuple[Any, ...]:
+        """After a crew run: as after any change, with the new run chosen for Undo (the choice
+        left on an earlier run made Undo undo that one instead)."""
+        del run_id
+        return self.after_disk_changes(text, base, what, None, request)
+
+    def then_refresh(self, event: Any, *, new_run: bool = False) -> Any:
         """Chain the refresh after an event that may have changed the workspace."""
-        return event.then(self.after_disk_changes, self.inputs, self.outputs, api_visibility="private")
+        refresh = self.after_a_run if new_run else self.after_disk_changes
+        return event.then(refresh, self.inputs, self.outputs, api_visibility="private")
