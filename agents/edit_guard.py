@@ -1,9 +1,9 @@
 """A write that would drop code the request did not ask to drop is refused, naming what it drops.
 
 Small coders rewrite a whole file from memory and leave out the functions they were not asked to
-touch. The check compares the definitions (top-level functions and classes, and methods as
-`Class.method`) before and after; a name the request mentions next to a word such as "remove" or
-"rename" may go.
+touch. The check compares the definitions (top-level functions, classes and assigned names, and
+methods as `Class.method`) before and after; a name the request mentions next to a word such as
+"remove" or "rename" may go.
 """
 
 from __future__ import annotations
@@ -25,7 +25,12 @@ def definitions(source: str) -> list[str] | None:
         return None
     names: list[str] = []
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            # Module-level data (ITEMS = []): a rewrite that drops it leaves every function that
+            # uses it failing with NameError (seen on the 0.5B in the IDE).
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names += [t.id for t in targets if isinstance(t, ast.Name) and not t.id.startswith("__")]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             names.append(node.name)
         elif isinstance(node, ast.ClassDef):
             names.append(node.name)

@@ -78,3 +78,17 @@ def test_the_write_tool_takes_an_edit_that_keeps_everything(tmp_path: Path) -> N
     result, _ = _write(tmp_path, "Fix mean() in mathx.py", fixed)
     assert result.startswith("modified mathx.py")
     assert (tmp_path / "mathx.py").read_text() == fixed
+
+
+def test_a_rewrite_that_drops_module_data_keeps_it(tmp_path: Path) -> None:
+    todo = "ITEMS = []\n\n\ndef add(item):\n    ITEMS.append(item)\n\n\ndef count():\n    return len(ITEMS)\n"
+    (tmp_path / "todo.py").write_text(todo)
+    # Every function there, ITEMS gone: as the 0.5B rewrote a to-do module in the IDE.
+    rewrite = "def add(item):\n    ITEMS.append(item.strip())\n\n\ndef count():\n    return len(ITEMS)\n"
+    context = ToolContext(
+        WorkspaceFiles(tmp_path), EventBus(), RunLimits(wall_s=2.0), request="Strip items in add"
+    )
+    result = WriteFileTool().bind(context).run(path="todo.py", content=rewrite)
+    assert "edited in place" in result
+    text = (tmp_path / "todo.py").read_text()
+    assert text.startswith("ITEMS = []\n") and "item.strip()" in text
