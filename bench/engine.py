@@ -24,7 +24,7 @@ from bench import engine_speedups
 from models.engine import Engine, EngineSettings, GenerationSettings
 from models.model_path import resolve_model
 
-PARTS = ("decode", "turns", "constrained", "rewrite")
+PARTS = ("decode", "turns", "constrained", "rewrite", "rewrite-llama-cpp")
 
 PROMPTS = [
     "Write a Python function that checks whether a string is a palindrome.",
@@ -159,12 +159,12 @@ def run(
     if "turns" in parts:
         result |= _turn_figures(_chat_turn_fractions(engine, raw, gen))
     raw.close()
-    tool_gen = GenerationSettings(temperature=0.0, max_tokens=900, seed=1234, repeat_penalty=1.0)
+    tool_gen = GenerationSettings(temperature=0.0, max_tokens=1200, seed=1234, repeat_penalty=1.0)
     speed_rounds = rounds
     if "constrained" in parts:
         result |= engine_speedups.constrained(engine, tool_gen, speed_rounds)
-    if "rewrite" in parts:
-        result |= engine_speedups.rewrite(engine, tool_gen, speed_rounds)
+    if "rewrite" in parts or "rewrite-llama-cpp" in parts:
+        result |= engine_speedups.rewrite(engine, tool_gen, speed_rounds, "rewrite-llama-cpp" in parts)
     engine.close()
     return result
 
@@ -226,6 +226,8 @@ def print_report(result: dict[str, Any]) -> None:
             f" {result['rewrite_identical']}), llama-cpp-python's {result['rewrite_s_llama_cpp']:.2f}s"
             f" (x{result['rewrite_speedup_llama_cpp']:.2f},"
             f" identical {result['rewrite_identical_llama_cpp']})"
+            if "rewrite_s_llama_cpp" in result
+            else ""
         )
 
 

@@ -1,7 +1,7 @@
 """bench.engine's speed-up figures: grammar-constrained decoding and prompt-lookup rewrites.
 
-- constrained_ratio: decode tokens/s of a schema-constrained write_file call for a ~60-line file
-  over unconstrained tokens/s, same prompt, same run, alternating. Also llama-cpp-python's own
+- constrained_ratio: decode tokens/s of a schema-constrained write_file call that writes a given
+  60-line file over unconstrained tokens/s, same prompt, same run, alternating. Also llama-cpp-python's own
   grammar-first chain (the engine before the check-second sampler) for comparison.
 - rewrite_speedup: seconds to rewrite a 150-line file with a one-line change, greedy, prompt
   lookup off / on (models.prompt_lookup), and llama-cpp-python's LlamaPromptLookupDecoding beside
@@ -26,10 +26,6 @@ WRITE_FILE = ToolSpec(
 TOOL_SYSTEM = (
     'Reply with exactly one JSON object: {"name": "write_file", "arguments": {"path": "<file>", '
     '"content": "<the whole file>"}}.'
-)
-SIXTY_LINES = (
-    "Write shapes.py, about 60 lines: classes Circle, Square, Rectangle and Triangle, each with "
-    "__init__, area(), perimeter() and __repr__, and a main() that prints a few of them."
 )
 REWRITE_SYSTEM = (
     "You edit Python files. Reply with the whole new file in one ```python code block, nothing else."
@@ -56,7 +52,10 @@ def rewrite_source(lines: int = 150) -> str:
 
 
 def _tool_messages() -> list[dict[str, str]]:
-    return [{"role": "system", "content": TOOL_SYSTEM}, {"role": "user", "content": SIXTY_LINES}]
+    # The file is given, so the call writes 60 lines on any model (asked to write "about 60 lines"
+    # itself, the 135M stopped after 26 tokens), and the free and constrained replies are alike.
+    request = f"Save this code as convert.py with write_file:\n```python\n{rewrite_source(60)}```"
+    return [{"role": "system", "content": TOOL_SYSTEM}, {"role": "user", "content": request}]
 
 
 def constrained(engine: Engine, gen: GenerationSettings, rounds: int) -> dict[str, Any]:
@@ -103,7 +102,9 @@ def _rewrite_messages(source: str) -> list[dict[str, str]]:
     return [{"role": "system", "content": REWRITE_SYSTEM}, {"role": "user", "content": request}]
 
 
-def rewrite(engine: Engine, gen: GenerationSettings, rounds: int) -> dict[str, Any]:
+def rewrite(
+    engine: Engine, gen: GenerationSettings, rounds: int, with_llama_cpp: bool = True
+) -> dict[str, Any]:
     from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
 
     from models.prompt_lookup import PromptLookup
@@ -111,6 +112,8 @@ def rewrite(engine: Engine, gen: GenerationSettings, rounds: int) -> dict[str, A
     messages = _rewrite_messages(rewrite_source())
     gen = replace(gen, max_tokens=max(gen.max_tokens, 2000))
     drafters: dict[str, Any] = {"off": None, "ours": PromptLookup, "llama_cpp": LlamaPromptLookupDecoding}
+    if not with_llama_cpp:
+        del drafters["llama_cpp"]
     seconds: dict[str, list[float]] = {who: [] for who in drafters}
     replies: dict[str, set[str]] = {who: set() for who in drafters}
     tokens = 0
@@ -118,7 +121,8 @@ def rewrite(engine: Engine, gen: GenerationSettings, rounds: int) -> dict[str, A
     order = list(drafters)
     try:
         for round_index in range(rounds):
-            for who in order[round_index % 3 :] + order[: round_index % 3]:
+            turn = round_index % len(order)
+            for who in order[turn:] + order[:turn]:
                 factory = drafters[who]
                 if factory is not None:
                     engine.draft_factory = factory
@@ -132,14 +136,16 @@ def rewrite(engine: Engine, gen: GenerationSettings, rounds: int) -> dict[str, A
         vars(engine).pop("draft_factory", None)  # back to the class's
     base = replies["off"]
     off = sum(seconds["off"])
-    return {
+    result = {
         "rewrite_tokens": tokens,
         "rewrite_s_off": round(off / rounds, 2),
-        "rewrite_s_ours": round(sum(seconds["ours"]) / rounds, 2),
-        "rewrite_s_llama_cpp": round(sum(seconds["llama_cpp"]) / rounds, 2),
-        "rewrite_speedup": round(off / sum(seconds["ours"]), 3),
-        "rewrite_speedup_llama_cpp": round(off / sum(seconds["llama_cpp"]), 3),
-        "rewrite_identical": len(base) == 1 and replies["ours"] == base,
-        "rewrite_identical_llama_cpp": len(base) == 1 and replies["llama_cpp"] == base,
         "rewrite_reply_lines": next(iter(base)).count("\n") + 1 if base else 0,
     }
+    for who, suffix in (("ours", ""), ("llama_cpp", "_llama_cpp")):
+        if who in drafters:
+            result |= {
+                f"rewrite_s_{who}": round(sum(seconds[who]) / rounds, 2),
+                f"rewrite_speedup{suffix}": round(off / sum(seconds[who]), 3),
+                f"rewrite_identical{suffix}": len(base) == 1 and replies[who] == base,
+            }
+    return result
