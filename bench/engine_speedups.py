@@ -24,8 +24,8 @@ WRITE_FILE = ToolSpec(
     {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}},
 )
 TOOL_SYSTEM = (
-    'Reply with exactly one JSON object: {"name": "write_file", "arguments": {"path": "<file>", '
-    '"content": "<the whole file>"}}.'
+    "You save files with the write_file tool. Reply with exactly one JSON object with the keys name "
+    '("write_file") and arguments (an object with the keys path and content, content being the whole file).'
 )
 REWRITE_SYSTEM = (
     "You edit Python files. Reply with the whole new file in one ```python code block, nothing else."
