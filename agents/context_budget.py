@@ -86,18 +86,6 @@ def fit_to_context(
     return Fit(messages, tokens, reply_cap, left_out)
 
 
-def rewrites_a_shown_file(messages: list[Message]) -> bool:
-    """The task shows a file the request names: the reply rewrites it, mostly copying it (the case
-    prompt-lookup drafting speeds up)."""
-    message = _task_message(messages)
-    section = FILES.search(message["content"]) if message else None
-    request = REQUEST.search(message["content"]) if message else None
-    if section is None or request is None:
-        return False
-    shown = {block.group(1).strip() for block in FILE_BLOCK.finditer(section.group(1))}
-    return any(name in shown for name in files_named_in(request.group(1)))
-
-
 def _or_nothing(left_out: list[str]) -> str:
     return ", ".join(left_out) if left_out else "nothing"
 

@@ -23,7 +23,7 @@ from crewai.utilities.exceptions.context_window_exceeding_exception import LLMCo
 from pydantic import Field, PrivateAttr
 
 import agents.crewai_setup  # noqa: F401, I001  (offline, quiet)
-from agents.context_budget import Fit, fit_to_context, rewrites_a_shown_file
+from agents.context_budget import Fit, fit_to_context
 from agents.events import ContextUsed, EventBus, Notice, TokenChunk, ToolCallFailed
 from agents.tool_calls import (
     ParsedCall,
@@ -254,7 +254,6 @@ class LocalLLM(BaseLLM):
             self.generation,
             stop=tuple(stops) + self.generation.stop,
             max_tokens=fit.reply_cap,
-            prompt_lookup=self.generation.prompt_lookup or rewrites_a_shown_file(fit.messages),
         )
         started = time.perf_counter()
         pieces = []

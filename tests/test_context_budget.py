@@ -130,12 +130,3 @@ def test_the_timeline_and_the_model_panel_show_the_context_used() -> None:
     gauge = context_gauge_html(SimpleNamespace(engine=engine))
     assert "1,024 / 4,096 tokens (25 %)" in gauge and "width:25%" in gauge
     assert context_gauge_html(SimpleNamespace(engine=None)) == ""
-
-
-def test_a_rewrite_of_a_shown_file_asks_for_prompt_lookup() -> None:
-    from agents.context_budget import rewrites_a_shown_file
-
-    shown = f"calc.py\n```python\n{_code('calc', 3)}\n```"
-    assert rewrites_a_shown_file(_chat(coder_task("Fix calc_1 in calc.py.", None, "", current=shown)))
-    assert not rewrites_a_shown_file(_chat(coder_task("Write new.py.", None, "", current=shown)))
-    assert not rewrites_a_shown_file(_chat(coder_task("Fix calc.py.", None, "", context=_code("x", 3))))
