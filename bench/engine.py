@@ -220,15 +220,18 @@ def print_report(result: dict[str, Any]) -> None:
             f" (ratio {result['grammar_first_ratio']:.3f})"
         )
     if "rewrite_speedup" in result:
-        print(
+        line = (
             f"rewrite of 150 lines ({result['rewrite_tokens']} tokens): {result['rewrite_s_off']:.2f}s plain,"
             f" {result['rewrite_s_ours']:.2f}s prompt lookup (x{result['rewrite_speedup']:.2f}, identical"
-            f" {result['rewrite_identical']}), llama-cpp-python's {result['rewrite_s_llama_cpp']:.2f}s"
-            f" (x{result['rewrite_speedup_llama_cpp']:.2f},"
-            f" identical {result['rewrite_identical_llama_cpp']})"
-            if "rewrite_s_llama_cpp" in result
-            else ""
+            f" {result['rewrite_identical']})"
         )
+        if "rewrite_s_llama_cpp" in result:
+            line += (
+                f", llama-cpp-python's {result['rewrite_s_llama_cpp']:.2f}s"
+                f" (x{result['rewrite_speedup_llama_cpp']:.2f},"
+                f" identical {result['rewrite_identical_llama_cpp']})"
+            )
+        print(line)
 
 
 def main(argv: list[str] | None = None) -> int:
