@@ -4,11 +4,11 @@ hard-linked file read), so the editor cannot leave the workspace either."""
 
 from __future__ import annotations
 
+import html
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from gui.run_view import fence
 from tools.run_snapshot import RunSnapshots, SnapshotError
 from tools.workspace_files import WorkspaceError, WorkspaceFiles
 
@@ -113,4 +113,20 @@ def last_run_diff(workspace: Path) -> str:
         return f"Cannot read the last run: {exc}"
     if info is None:
         return "No crew run to show yet."
-    return f"Last run: {info.label!r}\n\n" + fence(diff or "(no file changes)", "diff")
+    return f"Last run: {info.label!r}\n\n" + (coloured_diff(diff) if diff else "(no file changes)")
+
+
+_DIFF_COLOURS = (
+    ("+++", "#57606a"), ("---", "#57606a"), ("@@", "#8250df"), ("+", "#1a7f37"), ("-", "#cf222e")
+)  # fmt: skip
+
+
+def coloured_diff(diff: str) -> str:
+    """A unified diff as an HTML block, added lines green and removed lines red; every line is
+    escaped, so file contents cannot become markup."""
+    lines = []
+    for line in diff.splitlines():
+        colour = next((c for prefix, c in _DIFF_COLOURS if line.startswith(prefix)), "")
+        text = html.escape(line)
+        lines.append(f'<span style="color:{colour}">{text}</span>' if colour else text)
+    return '<pre class="lc-diff">' + "\n".join(lines) + "</pre>"
