@@ -119,7 +119,7 @@ def _merge_class(current: str, old: ast.ClassDef, new: ast.ClassDef, new_text: s
     body = [n for n in new.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
     if not all(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in body) or not body:
         return None
-    indent = " " * (next(iter(methods.values())).col_offset if methods else old.body[0].col_offset)
+    indent = " " * old.body[0].col_offset  # the class body's own indentation
     edits = _Edits(cur_lines)
     last = _span(old.body[-1])[1] - offset
     appended: list[str] = []

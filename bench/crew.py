@@ -119,6 +119,12 @@ def load_requests(root: Path = REQUESTS_DIR) -> list[AcceptanceRequest]:
     return found
 
 
+def only(requests: list[AcceptanceRequest], names: str) -> list[AcceptanceRequest]:
+    """The requests whose names start with one of the comma-separated prefixes ('' keeps all)."""
+    prefixes = tuple(p.strip() for p in names.split(",") if p.strip())
+    return [r for r in requests if r.name.startswith(prefixes)] if prefixes else requests
+
+
 def prepare_workspace(request: AcceptanceRequest, dest: Path) -> dict[str, str]:
     """Copy the request's files into `dest`; returns what each text file held before the run."""
     dest.mkdir(parents=True, exist_ok=True)
@@ -462,10 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where transcripts and results go")
     args = parser.parse_args(argv)
 
-    requests = load_requests()
-    if args.only:
-        prefixes = tuple(p.strip() for p in args.only.split(",") if p.strip())
-        requests = [r for r in requests if r.name.startswith(prefixes)]
+    requests = only(load_requests(), args.only)
     requests = requests[: args.limit]
     args.out.mkdir(parents=True, exist_ok=True)
     engine = Engine(resolve_model(args.model), EngineSettings(n_ctx=N_CTX))

@@ -30,7 +30,7 @@ from agents.crew_runner import CrewRunner, CrewSettings
 from agents.crew_tools import ToolContext, run_written_checks
 from agents.events import EventBus
 from agents.written_checks import modules_of
-from bench.crew import AcceptanceRequest, load_requests
+from bench.crew import AcceptanceRequest, load_requests, only
 from models.engine import Engine, EngineSettings
 from models.model_path import resolve_model
 from tools.sandbox import RunLimits
@@ -109,10 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
     parser.add_argument("--out", type=Path, default=None, help="write every record and the summary here")
     args = parser.parse_args(argv)
-    requests = load_requests()
-    if args.only:
-        prefixes = tuple(p.strip() for p in args.only.split(",") if p.strip())
-        requests = [r for r in requests if r.name.startswith(prefixes)]
+    requests = only(load_requests(), args.only)
     engine = Engine(resolve_model(args.model), EngineSettings(n_ctx=N_CTX))
     engine.load()
     records = []

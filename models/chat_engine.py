@@ -51,6 +51,12 @@ class ChatStream(Iterator[str]):
         """Consume the whole reply."""
         return "".join(self)
 
+    def result(self) -> tuple[str, CallStats]:
+        """Consume the whole reply: its text and the call's final statistics."""
+        text = "".join(self)
+        assert self.stats is not None
+        return text, self.stats
+
 
 class ContextSettings(Protocol):
     """The one engine setting the crew reads: the context window, which sizes its reply caps."""

@@ -358,12 +358,9 @@ class Engine:
         continue_from: Sequence[int] = (),
         trace: ReplyTrace | None = None,
     ) -> tuple[str, CallStats]:
-        reply = self.stream_chat(
+        return self.stream_chat(
             messages, gen, cancel, grammar, schema=schema, continue_from=continue_from, trace=trace
-        )
-        text = "".join(reply)
-        assert reply.stats is not None
-        return text, reply.stats
+        ).result()
 
     def detokenize(self, tokens: Sequence[int]) -> str:
         """The text of some tokens (a branch's reply so far)."""

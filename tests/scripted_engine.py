@@ -167,10 +167,7 @@ class ScriptedEngine:
         *,
         schema: JsonSchema | None = None,
     ) -> tuple[str, CallStats]:
-        reply = self.stream_chat(messages, gen, cancel, schema=schema)
-        text = "".join(reply)
-        assert reply.stats is not None
-        return text, reply.stats
+        return self.stream_chat(messages, gen, cancel, schema=schema).result()
 
     def _stream(
         self,
