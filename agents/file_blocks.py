@@ -131,7 +131,32 @@ def _place(
         if len(python_files) != 1 or not _defines_something(code):
             return
         path = python_files[0]
-    found[path] = code
+    found[path] = _without_pasted_prefix(code) if path.endswith(".py") else code
+
+
+_CODE_START = re.compile(r"^(?:def |async def |class |import |from |@)")
+
+
+def _without_pasted_prefix(code: str) -> str:
+    """Python that does not parse because lines that are not code come before its first
+    definition or import (the 0.5B pasted the rows of the log file it was shown above its
+    function), without those lines. Code that parses, or that still fails without them, is kept."""
+    if _parses(code):
+        return code
+    lines = code.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if _CODE_START.match(line)), 0)
+    prefix, rest = "".join(lines[:start]), "".join(lines[start:])
+    if start and not _parses(prefix) and _parses(rest):
+        return rest
+    return code
+
+
+def _parses(code: str) -> bool:
+    try:
+        ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _defines_something(code: str) -> bool:

@@ -1,6 +1,6 @@
 """The coder's Markdown edit format: which blocks are files, and under which path."""
 
-from agents.file_blocks import file_blocks, unclosed_block
+from agents.file_blocks import FileBlock, file_blocks, unclosed_block
 
 F = "```"
 
@@ -68,3 +68,16 @@ def test_one_block_holding_two_files_under_comment_headers_is_cut_in_two() -> No
     # A comment naming a file nobody expects is just a comment.
     [only] = file_blocks(reply.replace("# main.py", "# helper.py"), ["areas.py", "main.py"])
     assert only.path == "areas.py" and "# helper.py" in only.content
+
+
+def test_data_rows_pasted_above_the_code_are_dropped_only_when_they_break_it() -> None:
+    pasted = "# app.log:1-2\n2024-05-01 10:00:01 INFO started\n2024-05-01 10:00:02 ERROR x\n"
+    code = "def count(path):\n    return 0\n"
+    reply = f"logstats.py\n```python\n{pasted}{code}```\n"
+    assert file_blocks(reply, ["logstats.py"]) == [FileBlock("logstats.py", code)]
+    # Lines above the code that run are the user's program, not a paste: kept.
+    kept = "LIMIT = 3\n# rows below\n" + code
+    assert file_blocks(f"logstats.py\n```python\n{kept}```\n", ["logstats.py"])[0].content == kept
+    # Code broken below its first definition is left as written: the check reports the error.
+    broken = pasted + "def count(path):\n    return (\n"
+    assert file_blocks(f"logstats.py\n```python\n{broken}```\n", ["logstats.py"])[0].content == broken
