@@ -82,11 +82,44 @@ def parse_checks(reply: str) -> str:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.ImportFrom):
             continue
         kept.append(line)
-        if len(kept) == MAX_STATEMENTS:
-            break
+    kept = _without_contradictions(kept)[:MAX_STATEMENTS]
     if not any(line.startswith("assert") for line in kept):
         return ""
     return "\n".join(kept)
+
+
+def _without_contradictions(statements: list[str]) -> list[str]:
+    """Without asserts that give one call of a function on literal arguments different expected
+    values: at most one of them is right and nothing says which (the 0.5B wrote count_levels('app.log')
+    == three different dicts, and the crew rewrote correct code to match one)."""
+    expected: dict[str, set[str]] = {}
+    for line in statements:
+        call = _pure_call_compared(line)
+        if call:
+            expected.setdefault(call[0], set()).add(call[1])
+    clashing = {left for left, rights in expected.items() if len(rights) > 1}
+    return [line for line in statements if (_pure_call_compared(line) or ("",))[0] not in clashing]
+
+
+def _pure_call_compared(line: str) -> tuple[str, str] | None:
+    """(call, expected) of `assert f(literals) == value`; None for anything else (a method call on
+    an object may rightly give another value each time: two pops of a stack)."""
+    try:
+        node = ast.parse(line).body[0]
+    except (SyntaxError, ValueError, IndexError):
+        return None
+    test = node.test if isinstance(node, ast.Assert) else None
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return None
+    call = test.left
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+        return None
+    try:
+        for argument in [*call.args, *(k.value for k in call.keywords)]:
+            ast.literal_eval(argument)
+    except ValueError:
+        return None
+    return ast.dump(call), ast.dump(test.comparators[0])
 
 
 def _statements(text: str) -> list[str]:
@@ -127,8 +160,22 @@ def read_outcome(stdout: str) -> CheckOutcome | None:
 
 # Runs inside the sandbox with the workspace as its folder. Stdlib only.
 _PROGRAM = r"""
-import ast, contextlib, importlib, io, math, sys
+import ast, contextlib, importlib, io, linecache, math, os, sys
 sys.path.insert(0, ".")
+
+
+def where(exc):
+    # The deepest line of the workspace's code the error passed through: "ranking.py line 5:
+    # numbers.sort()" is feedback a small coder acts on; the error's message alone often was not.
+    found, tb, here = "", exc.__traceback__, os.getcwd() + os.sep
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not name.startswith("<") and os.path.abspath(name).startswith(here):
+            line = linecache.getline(name, tb.tb_lineno).strip()
+            found = f" (at {os.path.relpath(name)} line {tb.tb_lineno}: {line})"
+        tb = tb.tb_next
+    return found
+
 scope = {}
 for name in __MODULES__:
     try:
@@ -178,7 +225,7 @@ for node in ast.parse(source).body:
                 exec(compile(ast.Module([node], []), "<check>", "exec"), scope)
         passed += is_check
     except BaseException as exc:
-        print(f"FAILED {text}  ->  {type(exc).__name__}: {exc}"[:300])
+        print(f"FAILED {text}  ->  {type(exc).__name__}: {exc}"[:240] + where(exc)[:160])
 print(f"LOCALCREW-CHECKS {passed} {total}")
 sys.exit(0 if total and passed == total else 1)
 """

@@ -52,6 +52,14 @@ def test_equal_to_an_error_class_means_the_call_raises_it(tmp_path: Path) -> Non
     assert "ValueError" in outcome.failures[1]  # another error than the one named is a failure
 
 
+def test_an_error_inside_the_code_names_the_line_it_came_from(tmp_path: Path) -> None:
+    outcome, _ = _run(tmp_path, "assert mean('ab') == 0\nassert median([1]) == 1")
+    assert outcome.passed == 0 and outcome.total == 2
+    assert "(at stats.py line 4: return sum(xs) / len(xs))" in outcome.failures[0]
+    # An error in the check itself (a name the code lacks) points at no line of the code.
+    assert "NameError" in outcome.failures[1] and "(at " not in outcome.failures[1]
+
+
 def test_statements_between_asserts_set_up_an_object(tmp_path: Path) -> None:
     checks = parse_checks("```python\n# a box\nbox = Box()\nbox.put(3)\nassert box.items == [3]\n```")
     assert checks == "box = Box()\nbox.put(3)\nassert box.items == [3]"
@@ -62,3 +70,26 @@ def test_statements_between_asserts_set_up_an_object(tmp_path: Path) -> None:
 def test_code_instead_of_checks_is_no_check() -> None:
     # The 0.5B sometimes answers the reviewer's task with the code itself.
     assert parse_checks("```python\ndef mean(xs):\n    return sum(xs) / len(xs)\n```") == ""
+
+
+def test_asserts_that_contradict_each_other_are_dropped_and_the_rest_kept() -> None:
+    reply = (
+        "```python\n"
+        "assert count('app.log') == {'INFO': 1}\n"
+        "assert count('app.log') == {'INFO': 2}\n"
+        "s = Stack()\ns.push(1)\ns.push(2)\n"
+        "assert s.pop() == 2\nassert s.pop() == 1\n"  # a method may give another value each time
+        "assert count('x.log') == {}\nassert count('x.log') == {}\n"  # the same twice agrees
+        "```"
+    )
+    assert parse_checks(reply).splitlines() == [
+        "s = Stack()",
+        "s.push(1)",
+        "s.push(2)",
+        "assert s.pop() == 2",
+        "assert s.pop() == 1",
+        "assert count('x.log') == {}",
+        "assert count('x.log') == {}",
+    ]
+    only_clashes = "```python\nassert f(1) == 1\nassert f(1) == 2\n```"
+    assert parse_checks(only_clashes) == ""
