@@ -28,9 +28,8 @@ MIN_REPLY_TOKENS = 128  # below this a reply cannot hold even a small function
 
 RETRIEVED = re.compile(r"Relevant code:\n.*?\n\n(?=\S)", re.S)
 FEEDBACK = re.compile(
-    r"(The last try was not accepted:\n[^\n]*\n)(.*?)(?=Make the change|"
-    + re.escape(FORMAT_RULES[:24])
-    + r"|\Z)",
+    r"((?:The last try was not accepted|An earlier try failed like this):\n[^\n]*\n)(.*?)"
+    r"(?=Make the change|Fix the code|" + re.escape(FORMAT_RULES[:24]) + r"|\Z)",
     re.S,
 )
 FILES = re.compile(r"The files in the project:\n(.*?)\n\n(?=\S)", re.S)

@@ -9,6 +9,7 @@ code, and the reviewer must see real results.
 
 from __future__ import annotations
 
+import ast
 import re
 import threading
 import time
@@ -73,6 +74,10 @@ class CrewSettings:
     context_chars: int = 1500  # retrieved context shown to the planner and coder (~400 tokens)
     current_files_chars: int = 6000  # files to change, shown whole to the coder (~1,500 tokens)
     limits: RunLimits = field(default_factory=lambda: RunLimits(wall_s=10.0))
+    # After a failed check: "fresh" asks again from the files as they were, sampled, the failures
+    # as a warning; "fix" shows the failing files and asks for a fix (a repeated answer is then
+    # asked again afresh). Small models repair worse than they resample (bench.crew, README).
+    retry: str = "fresh"
 
 
 @dataclass
@@ -121,13 +126,34 @@ def kickoff_one_agent(role: Role, llm: Any, tools: list[Any], description: str, 
 
 @dataclass
 class _Version:
-    """The files a round left, and how far it got: (asserts passed, asked-for functions defined,
-    runs passed less problems)."""
+    """The files a round left, and how far it got: (checks that crashed in the code, negated;
+    asserts passed; asked-for functions defined; runs passed less problems)."""
 
     round: int
-    score: tuple[int, int, int]
+    score: tuple[int, int, int, int]
     contents: dict[str, str]
     check_lines: list[str]
+
+
+def _same_code(a: dict[str, str], b: dict[str, str]) -> bool:
+    """The same files with the same code: Python compared by syntax tree, so a path comment or a
+    blank line more does not make a repeated answer new."""
+    return a.keys() == b.keys() and all(_code_of(a[rel]) == _code_of(b[rel]) for rel in a)
+
+
+def _code_of(text: str) -> str:
+    try:
+        return ast.dump(ast.parse(text))
+    except (SyntaxError, ValueError):
+        return text.strip()
+
+
+def _crashed(failure: str) -> bool:
+    """A check that failed inside the code, not on purpose (`raise ValueError` is the code's
+    answer), or whose module would not import: wrong whatever the check expected. A value the
+    reviewer expected is often the reviewer's mistake (bench.reviewer: 30 % of asserts right)."""
+    located = re.search(r"\(at \S+ line \d+: (.*)\)$", failure)
+    return failure.startswith("import ") or bool(located and not located.group(1).startswith("raise"))
 
 
 def _called_in(request: str) -> set[str]:
@@ -239,6 +265,7 @@ class CrewRunner:
         written_checks: str | None = None  # the reviewer's asserts, asked once the first code exists
         versions: list[_Version] = []
         feedback, passed, check_lines = "", False, []
+        fresh_tried = False  # a try from the files as they were, after a repeated answer
         round_number = 0
         for round_number in range(1, self.settings.rounds + 1):
             if round_number > 1:
@@ -247,7 +274,16 @@ class CrewRunner:
                 plan = self._plan(request, feedback, round_number)
                 allowed_files = expected_files(request, plan) or allowed_files
             written_before = len(context.written)
-            problems = self._code(context, request, plan, feedback, round_number, allowed_files)
+            fresh = round_number > 1 and self.settings.retry == "fresh"
+            problems = self._code(context, request, plan, feedback, round_number, allowed_files, fresh=fresh)
+            if versions and not fresh and not fresh_tried and self._repeats(context, versions):
+                # Shown its failing files, the 0.5B wrote them back unchanged in 25 of 35 requests:
+                # ask again at once, from the files as they were, with the failures as a warning.
+                fresh_tried = True
+                self.bus.emit(Notice(level="info", message="The same code again; asking for a fresh try."))
+                problems = self._code(
+                    context, request, plan, feedback, round_number, allowed_files, fresh=True
+                )
             this_round = list(dict.fromkeys(context.written[written_before:]))
             results = self._checks(context, this_round, asks_for_output(request))
             modules = modules_of(self._python_written(context))
@@ -271,18 +307,13 @@ class CrewRunner:
             versions.append(self._version(context, round_number, results, outcome, problems))
             if passed:
                 break
-            if len(versions) > 1 and versions[-1].contents == versions[-2].contents:
-                # The same files after feedback: a further round would cost minutes for the same bytes.
+            if any(_same_code(v.contents, versions[-1].contents) for v in versions[:-1]):
+                # The fresh try repeated too: a further round would cost minutes for the same code.
                 self.bus.emit(
-                    Notice(level="info", message="This try left the files as the last one did; stopping.")
+                    Notice(level="info", message="This try left the code as an earlier one did; stopping.")
                 )
                 break
-            checks_text = "\n".join(problems + [describe_run(r) for r in results]) or check_lines[0]
-            feedback = "\n".join(
-                [f"- {p}" for p in problems]
-                + ([f"Failed checks:\n{chr(10).join(failures)}"] if failures else [])
-                + [f"Checks: {checks_text[:800]}"]
-            )
+            feedback = self._feedback(problems, results, outcome, failures)
         if not passed:
             check_lines = self._keep_best(context, versions) or check_lines
         if passed:
@@ -298,6 +329,34 @@ class CrewRunner:
             rounds_used=round_number,
             checks=check_lines,
             message=message,
+        )
+
+    def _repeats(self, context: ToolContext, versions: list[_Version]) -> bool:
+        """Whether the files written so far hold the code of an earlier round's version."""
+        now = {}
+        for rel in dict.fromkeys(context.written):
+            try:
+                now[rel] = self.files.read_text(rel)
+            except (ValueError, OSError):
+                continue
+        return any(_same_code(v.contents, now) for v in versions)
+
+    @staticmethod
+    def _feedback(
+        problems: list[str], results: list[Check], outcome: CheckOutcome | None, failures: list[str]
+    ) -> str:
+        """What the next try is told: the problems, the runs that failed, each failed check once."""
+        runs = results[:-1] if outcome else results  # the written checks' run is the last one
+        failed_runs = [describe_run(r)[:800] for r in runs if not r.passed]
+        if outcome and not failures and not outcome.ok:  # the check program itself crashed
+            failed_runs.append(describe_run(results[-1])[:800])
+        return (
+            "\n".join(
+                [f"- {p}" for p in problems]
+                + failed_runs
+                + ([f"Failed checks:\n{chr(10).join(failures)}"] if failures else [])
+            )
+            or "The checks did not pass."
         )
 
     def _example_checks(self, modules: list[str]) -> str:
@@ -361,7 +420,13 @@ class CrewRunner:
         # names: an earlier try that skipped the asked-for function must not win the tie.
         defined = {name for text in contents.values() for name in definitions(text) or []}
         asked = sum(name in defined for name in _called_in(context.request))
-        score = (outcome.passed if outcome else 0, asked, sum(r.passed for r in runs) - len(problems))
+        failures = outcome.failures if outcome else []
+        score = (
+            -sum(map(_crashed, failures)),
+            outcome.passed if outcome else 0,
+            asked,
+            sum(r.passed for r in runs) - len(problems),
+        )
         return _Version(round_number, score, contents, [r.summary() for r in results])
 
     def _keep_best(self, context: ToolContext, versions: list[_Version]) -> list[str]:
@@ -407,9 +472,12 @@ class CrewRunner:
         feedback: str,
         round_number: int,
         allowed_files: list[str],
+        *,
+        fresh: bool = False,
     ) -> list[str]:
         """The coder's turn: files whole in Markdown blocks, written here with the write tool (its
-        events, workspace checks and lost-definition check). Returns what went wrong, for feedback."""
+        events, workspace checks and lost-definition check). Returns what went wrong, for feedback.
+        `fresh`: the coder sees the files as they were before the run, the feedback as a warning."""
         coder = self.roles.coder
         if round_number > 1 and coder.generation.temperature == 0:
             # Greedy decoding answers feedback with the same bytes (on the 0.5B, rounds 2 and 3
@@ -419,6 +487,7 @@ class CrewRunner:
             coder = replace(
                 coder, generation=replace(coder.generation, temperature=RETRY_TEMPERATURE, seed=seed)
             )
+        shown = self._current_files_text(allowed_files or self._earlier, context.originals if fresh else None)
         reply = self._step(
             coder,
             round_number,
@@ -426,9 +495,10 @@ class CrewRunner:
                 request,
                 plan,
                 feedback,
-                self._current_files_text(allowed_files or self._earlier),
+                shown,
                 self.memory,
                 self.context_text,
+                fix=not fresh,
             ),
             "the files, each whole in a code block",
         )
@@ -534,16 +604,22 @@ class CrewRunner:
         expects_output = expects_output and len(targets) == 1
         return [run_check(context, "python", t, expects_output=expects_output) for t in targets]
 
-    def _current_files_text(self, names: list[str]) -> str:
+    def _current_files_text(self, names: list[str], before: dict[str, str | None] | None = None) -> str:
         """The existing files the coder is to change, whole, within the budget (~1,500 tokens).
         With no file in view (a new module), a small project's files are all shown: a request may
-        build on them or read a data file, and one plain coder call that saw them did better."""
+        build on them or read a data file, and one plain coder call that saw them did better.
+        `before`: what the files written in this run held before it (None: created by it)."""
         if not names:
             names = self._small_project_files()
         parts, used = [], 0
         for rel in names:
             try:
-                text = self.files.read_text(rel)
+                if before is not None and rel in before:
+                    text = before[rel]
+                    if text is None:
+                        continue
+                else:
+                    text = self.files.read_text(rel)
             except (ValueError, OSError):  # not there yet (a new file), or unreadable
                 continue
             if used + len(text) > self.settings.current_files_chars:

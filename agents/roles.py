@@ -154,21 +154,39 @@ def planner_task(request: str) -> str:
 
 
 def coder_task(
-    request: str, plan: Plan | None, feedback: str, current: str = "", previous: str = "", context: str = ""
+    request: str,
+    plan: Plan | None,
+    feedback: str,
+    current: str = "",
+    previous: str = "",
+    context: str = "",
+    *,
+    fix: bool = True,
 ) -> str:
     """The single coder call's prompt, plus what the crew knows: the previous request (a follow-up
     means its files), a plan and the last try's failures. `current`: the files as they are now, so
     the coder edits rather than guesses; the request comes after them and the instruction last (the
     0.5B otherwise copied the file back unchanged). `context`: retrieved code, when no file is shown.
+    `fix`: the feedback is about the files shown, and the instruction is to fix them; otherwise it
+    is a warning for a fresh try.
     """
+    if feedback and fix:
+        # "Keep everything else as it is" after a failure: the 0.5B kept the failing code too.
+        instruction = (
+            f"The last try was not accepted:\n{feedback}\n"
+            "Fix the code that causes these failures and keep the rest. "
+        )
+    else:
+        instruction = (f"An earlier try failed like this:\n{feedback}\n" if feedback else "") + (
+            "Make the change the request asks for, and keep everything else as it is. " if current else ""
+        )
     return (
         (f"The files in the project:\n{current}\n\n" if current else "")
         + (f"Relevant code:\n{context}\n\n" if context and not current else "")
         + (f"{previous}\n" if previous else "")
         + f"Request: {request}\n"
         + (f"Plan:\n{plan.text()}\n" if plan else "")
-        + (f"The last try was not accepted:\n{feedback}\n" if feedback else "")
-        + ("Make the change the request asks for, and keep everything else as it is. " if current else "")
+        + instruction
         + FORMAT_RULES
     )
 
@@ -178,8 +196,7 @@ def checks_task(request: str, code_signatures: str, data: str = "") -> str:
     come from the request, or they would copy the coder's mistakes. `data`: the start of the data
     files the request names (without them the 0.5B invented the rows of scores.csv)."""
     return (
-        (f"The data files:\n{data}\n\n" if data else "")
-        + f"Request: {request}\n"
+        (f"The data files:\n{data}\n\n" if data else "") + f"Request: {request}\n"
         f"The code to test defines:\n{code_signatures}\n\n"
         "Do not write the code. Write 3 to 6 assert lines that test it on concrete examples, each"
         " comparing a call's result with the value the request says it must give. For a class,"

@@ -89,9 +89,11 @@ def run(
     rounds: int = 1,
     cancel: threading.Event | None = None,
     bus: EventBus | None = None,
+    retry: str = "fresh",
 ) -> tuple[RunSummary, EventBus]:
     bus = bus or EventBus()
-    summary = CrewRunner(engine, workspace, bus, CrewSettings(rounds=rounds), cancel=cancel).run(request)
+    settings = CrewSettings(rounds=rounds, retry=retry)
+    summary = CrewRunner(engine, workspace, bus, settings, cancel=cancel).run(request)
     return summary, bus
 
 
@@ -213,8 +215,10 @@ def test_a_failing_check_is_reported_and_fed_back(workspace: Path) -> None:
     assert [c.agent for c in engine.calls] == ["coder", "reviewer", "planner", "coder"]
     assert "The last try failed:" in engine.calls_of("planner")[0].last
     assert "ZeroDivisionError" in engine.calls_of("planner")[0].last
+    # A fresh try: the new file is not shown, its failure is.
     second = engine.calls_of("coder")[1].last
-    assert "The last try was not accepted:" in second and "ZeroDivisionError" in second
+    assert "An earlier try failed like this:" in second and "ZeroDivisionError" in second
+    assert "```python\ndef total(xs):\n    return sum(xs) / 0" not in second
     assert "Plan:\n1. Fix the program\n2. Print the sum\n" in second
     assert [v.approved for v in events(bus, ReviewVerdict)] == [False, True]
     assert summary.rounds_used == 2 and summary.checks_passed and summary.approved
@@ -517,19 +521,41 @@ def test_a_file_only_the_planner_added_need_not_be_written(workspace: Path) -> N
     assert summary.approved and summary.rounds_used == 2
 
 
-def test_the_same_files_twice_end_the_rounds(workspace: Path) -> None:
+def test_the_same_code_again_gets_one_fresh_try_then_ends_the_rounds(workspace: Path) -> None:
     off_by_one = GOOD.replace("sum(xs)", "sum(xs) + 1")
     engine = ScriptedEngine(
         by_agent(
-            coder=[files(("total_calc.py", off_by_one))] * 2,
+            # A blank line less is still the same code.
+            coder=[files(("total_calc.py", off_by_one.replace("\n\n\n", "\n\n")))]
+            + [files(("total_calc.py", off_by_one))] * 2,
             reviewer=[SUMS],
-            planner=[plan("total_calc.py")],
+            planner=[plan("total_calc.py")] * 2,
         )
     )
-    summary, bus = run(engine, workspace, rounds=3)
+    summary, bus = run(engine, workspace, rounds=5, retry="fix")
     assert summary.rounds_used == 2 and not summary.checks_passed
-    assert [c.agent for c in engine.calls] == ["coder", "reviewer", "planner", "coder"]
-    assert any("as the last one did" in n.message for n in events(bus, Notice))
+    coders = [c for c in engine.calls if c.agent == "coder"]
+    assert len(coders) == 3  # round 1, round 2, and round 2 again afresh
+    # The fix try is shown the failing file; the fresh try is not (the file is new), only the failure.
+    assert "sum(xs) + 1" in coders[1].prompt and "Fix the code" in coders[1].prompt
+    assert "sum(xs) + 1" not in coders[2].prompt and "An earlier try failed" in coders[2].prompt
+    assert "got 4, expected 3" in coders[2].prompt
+    notices = [n.message for n in events(bus, Notice)]
+    assert any("fresh try" in m for m in notices) and any("as an earlier one did" in m for m in notices)
+
+
+def test_a_fresh_try_can_succeed_where_the_fix_repeated(workspace: Path) -> None:
+    off_by_one = GOOD.replace("sum(xs)", "sum(xs) + 1")
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("total_calc.py", off_by_one))] * 2 + [files(("total_calc.py", GOOD))],
+            reviewer=[SUMS],
+            planner=[plan("total_calc.py")] * 2,
+        )
+    )
+    summary, _ = run(engine, workspace, rounds=2, retry="fix")
+    assert summary.approved and summary.rounds_used == 2
+    assert (workspace / "total_calc.py").read_text() == GOOD
 
 
 def test_docstring_examples_are_the_checks(workspace: Path) -> None:
@@ -584,3 +610,25 @@ def test_between_equal_rounds_the_one_with_the_asked_for_function_stays(workspac
 def test_a_first_line_naming_the_file_is_not_written_into_it(workspace: Path) -> None:
     run(one_round("total_calc.py", "# total_calc.py\n" + GOOD), workspace)
     assert (workspace / "total_calc.py").read_text() == GOOD
+
+
+def test_a_version_that_crashes_in_its_code_loses_to_one_that_only_disagrees(workspace: Path) -> None:
+    # The reviewer believes two wrong values; the second try follows them and crashes on [].
+    follows = "def total(xs):\n    return sum(xs) + 1 if len(xs) > 1 else xs[0]\n\n\nprint(total([1, 2]))\n"
+    wrong_beliefs = checks(
+        "assert total([1, 2]) == 4",
+        "assert total([1, 1]) == 3",
+        "assert total([3]) == 3",
+        "assert total([]) == 0",
+    )
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("total_calc.py", GOOD)), files(("total_calc.py", follows))],
+            reviewer=[wrong_beliefs],
+            planner=[plan("total_calc.py")],
+        )
+    )
+    summary, bus = run(engine, workspace, rounds=2)
+    assert not summary.approved
+    assert (workspace / "total_calc.py").read_text() == GOOD  # 2 asserts passed against 3, no crash
+    assert any("Kept round 1's version" in n.message for n in events(bus, Notice))
