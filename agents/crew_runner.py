@@ -276,7 +276,8 @@ class CrewRunner:
             written_before = len(context.written)
             fresh = round_number > 1 and self.settings.retry == "fresh"
             problems = self._code(context, request, plan, feedback, round_number, allowed_files, fresh=fresh)
-            if versions and not fresh and not fresh_tried and self._repeats(context, versions):
+            wrote = len(context.written) > written_before
+            if wrote and versions and not fresh and not fresh_tried and self._repeats(context, versions):
                 # Shown its failing files, the 0.5B wrote them back unchanged in 25 of 35 requests:
                 # ask again at once, from the files as they were, with the failures as a warning.
                 fresh_tried = True
@@ -307,7 +308,7 @@ class CrewRunner:
             versions.append(self._version(context, round_number, results, outcome, problems))
             if passed:
                 break
-            if any(_same_code(v.contents, versions[-1].contents) for v in versions[:-1]):
+            if this_round and any(_same_code(v.contents, versions[-1].contents) for v in versions[:-1]):
                 # The fresh try repeated too: a further round would cost minutes for the same code.
                 self.bus.emit(
                     Notice(level="info", message="This try left the code as an earlier one did; stopping.")

@@ -632,3 +632,16 @@ def test_a_version_that_crashes_in_its_code_loses_to_one_that_only_disagrees(wor
     assert not summary.approved
     assert (workspace / "total_calc.py").read_text() == GOOD  # 2 asserts passed against 3, no crash
     assert any("Kept round 1's version" in n.message for n in events(bus, Notice))
+
+
+def test_a_round_that_writes_nothing_is_not_taken_for_a_repeat(workspace: Path) -> None:
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("total_calc.py", CRASH)), "I would fix the division.", files(("total_calc.py", GOOD))],
+            reviewer=[SUMS],
+            planner=[plan("total_calc.py")] * 2,
+        )
+    )
+    summary, bus = run(engine, workspace, rounds=3)
+    assert summary.approved and summary.rounds_used == 3
+    assert not any("as an earlier one did" in n.message for n in events(bus, Notice))

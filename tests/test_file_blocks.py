@@ -81,3 +81,13 @@ def test_data_rows_pasted_above_the_code_are_dropped_only_when_they_break_it() -
     # Code broken below its first definition is left as written: the check reports the error.
     broken = pasted + "def count(path):\n    return (\n"
     assert file_blocks(f"logstats.py\n```python\n{broken}```\n", ["logstats.py"])[0].content == broken
+
+
+def test_a_misspelt_name_of_the_one_expected_file_writes_that_file() -> None:
+    block = "```python\n# date.py\ndef is_leap(year):\n    return year % 4 == 0\n```\n"
+    assert [b.path for b in file_blocks(block, ["dates.py"])] == ["dates.py"]
+    # A test file, or a name not near any expected one, is still not written.
+    tests = "```python\n# test_dates.py\ndef test_x():\n    pass\n```\n"
+    assert file_blocks(tests, ["dates.py"]) == []
+    other = "```python\n# calendar.py\nX = 1\n```\n"
+    assert file_blocks(other, ["dates.py"]) == []
