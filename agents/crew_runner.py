@@ -308,8 +308,11 @@ class CrewRunner:
             versions.append(self._version(context, round_number, results, outcome, problems))
             if passed:
                 break
-            if this_round and any(_same_code(v.contents, versions[-1].contents) for v in versions[:-1]):
+            last = versions[-1].contents
+            repeated = this_round and any(_same_code(v.contents, last) for v in versions[:-1])
+            if repeated and self.settings.retry == "fix":
                 # The fresh try repeated too: a further round would cost minutes for the same code.
+                # (Fresh tries are sampled with a new seed each round: the next may differ.)
                 self.bus.emit(
                     Notice(level="info", message="This try left the code as an earlier one did; stopping.")
                 )

@@ -645,3 +645,16 @@ def test_a_round_that_writes_nothing_is_not_taken_for_a_repeat(workspace: Path) 
     summary, bus = run(engine, workspace, rounds=3)
     assert summary.approved and summary.rounds_used == 3
     assert not any("as an earlier one did" in n.message for n in events(bus, Notice))
+
+
+def test_fresh_tries_go_on_after_a_repeated_answer(workspace: Path) -> None:
+    off_by_one = GOOD.replace("sum(xs)", "sum(xs) + 1")
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("total_calc.py", off_by_one))] * 2 + [files(("total_calc.py", GOOD))],
+            reviewer=[SUMS],
+            planner=[plan("total_calc.py")] * 2,
+        )
+    )
+    summary, _ = run(engine, workspace, rounds=3)
+    assert summary.approved and summary.rounds_used == 3
