@@ -119,10 +119,15 @@ def _place(
     """Record one file's code under its path, if it is a file the reply may write."""
     if not code.strip():
         return
+    nameless = path is None
     if path is None and len(expected) == 1:
         path = expected[0]
     elif path is None and not expected:
         path = fallback
+    if nameless and path in found and _usage_only(code):
+        # A nameless block of tests or example calls after the code (the 0.5B's habit) is not
+        # a new version of the file: written, it replaced the class the block before defined.
+        return
     elif path is not None and expected and path not in expected:
         path = _misspelt(path, expected) or path
     if path is None or (expected and path not in expected):
@@ -176,6 +181,17 @@ def _misspelt(path: str, expected: list[str]) -> str | None:
         and SequenceMatcher(None, PurePosixPath(f).stem, name.stem).ratio() >= 0.8
     ]
     return near[0] if len(near) == 1 else None
+
+
+def _usage_only(code: str) -> bool:
+    """Python that defines nothing but test functions: example calls, prints, asserts, tests."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    defined = [node.name for node in tree.body if isinstance(node, kinds)]
+    return bool(tree.body) and all(name.startswith(("test", "Test")) for name in defined)
 
 
 def _defines_something(code: str) -> bool:

@@ -637,7 +637,11 @@ def test_a_version_that_crashes_in_its_code_loses_to_one_that_only_disagrees(wor
 def test_a_round_that_writes_nothing_is_not_taken_for_a_repeat(workspace: Path) -> None:
     engine = ScriptedEngine(
         by_agent(
-            coder=[files(("total_calc.py", CRASH)), "I would fix the division.", files(("total_calc.py", GOOD))],
+            coder=[
+                files(("total_calc.py", CRASH)),
+                "I would fix the division.",
+                files(("total_calc.py", GOOD)),
+            ],
             reviewer=[SUMS],
             planner=[plan("total_calc.py")] * 2,
         )

@@ -91,3 +91,18 @@ def test_a_misspelt_name_of_the_one_expected_file_writes_that_file() -> None:
     assert file_blocks(tests, ["dates.py"]) == []
     other = "```python\n# calendar.py\nX = 1\n```\n"
     assert file_blocks(other, ["dates.py"]) == []
+
+
+def test_a_nameless_block_of_tests_or_calls_after_the_code_is_not_the_file() -> None:
+    code = "class Account:\n    def __init__(self):\n        self.balance = 0\n"
+    tests = "def test_deposit():\n    assert Account().balance == 0\n"
+    reply = f"```python\n{code}```\n\n```python\n{tests}```\n"
+    assert file_blocks(reply, ["bank.py"]) == [FileBlock("bank.py", code)]
+    calls = f"```python\n{code}```\n\n```python\nprint(Account().balance)\n```\n"
+    assert file_blocks(calls, ["bank.py"]) == [FileBlock("bank.py", code)]
+    # Alone, a block of calls is the program asked for; and a block that names its file is that
+    # file's, even when it holds only calls.
+    script = "```python\nprint(sum(range(11)))\n```\n"
+    assert file_blocks(script, ["total.py"]) == [FileBlock("total.py", "print(sum(range(11)))\n")]
+    named = "main.py\n```python\nprint(Account().balance)\n```\n"
+    assert file_blocks(named, ["main.py", "bank.py"])[0].path == "main.py"
