@@ -141,11 +141,14 @@ def _same_code(a: dict[str, str], b: dict[str, str]) -> bool:
     return a.keys() == b.keys() and all(_code_of(a[rel]) == _code_of(b[rel]) for rel in a)
 
 
-def _code_of(text: str) -> str:
+def _code_of(text: str, *, imports: bool = True) -> str:
     try:
-        return ast.dump(ast.parse(text))
+        tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return text.strip()
+    if not imports:
+        tree.body = [node for node in tree.body if not isinstance(node, ast.Import | ast.ImportFrom)]
+    return ast.dump(tree)
 
 
 def _crashed(failure: str) -> bool:
@@ -537,11 +540,19 @@ class CrewRunner:
         return problems
 
     def _as_before_the_run(self, context: ToolContext, path: str) -> bool:
+        """The file's code is as it was before the run: an unused import or a comment more is no
+        change (the 0.5B added `from typing import List` to the file it was to fix, and the
+        reviewer's weak checks approved it)."""
         original = context.originals.get(path)
         try:
-            return original is not None and self.files.read_text(path) == original
+            now = self.files.read_text(path)
         except (ValueError, OSError):
             return False
+        if original is None:
+            return False
+        return now == original or (
+            path.endswith(".py") and _code_of(now, imports=False) == _code_of(original, imports=False)
+        )
 
     def _without_path_line(self, block: FileBlock) -> str:
         """The content without a first line `# calc.py` naming the file itself (the 0.5B adds one

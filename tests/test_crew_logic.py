@@ -438,7 +438,8 @@ def test_a_file_copied_back_unchanged_is_not_approved_and_the_retry_is_told(work
     tripled = UTIL.replace("2 * x", "3 * x")
     engine = ScriptedEngine(
         by_agent(
-            coder=[files(("util.py", UTIL)), files(("util.py", tripled))],
+            # An unused import more is still the file as it was.
+            coder=[files(("util.py", "from typing import List\n" + UTIL)), files(("util.py", tripled))],
             reviewer=[checks("assert double(1) > 0"), checks("assert double(1) > 0")],
             planner=[plan("util.py")],
         )
