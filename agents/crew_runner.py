@@ -126,8 +126,9 @@ def kickoff_one_agent(role: Role, llm: Any, tools: list[Any], description: str, 
 
 @dataclass
 class _Version:
-    """The files a round left, and how far it got: (checks that crashed in the code, negated;
-    asserts passed; asked-for functions defined; runs passed less problems)."""
+    """The files a round left, and how far it got: (failed runs, problems and failed imports,
+    negated; checks that crashed in the code, negated; asserts passed; asked-for functions
+    defined). A program that does not run or import is worse than any that does."""
 
     round: int
     score: tuple[int, int, int, int]
@@ -153,10 +154,10 @@ def _code_of(text: str, *, imports: bool = True) -> str:
 
 def _crashed(failure: str) -> bool:
     """A check that failed inside the code, not on purpose (`raise ValueError` is the code's
-    answer), or whose module would not import: wrong whatever the check expected. A value the
+    answer): the code is wrong there whatever the check expected. A value the
     reviewer expected is often the reviewer's mistake (bench.reviewer: 30 % of asserts right)."""
     located = re.search(r"\(at \S+ line \d+: (.*)\)$", failure)
-    return failure.startswith("import ") or bool(located and not located.group(1).startswith("raise"))
+    return bool(located and not located.group(1).startswith("raise"))
 
 
 def _called_in(request: str) -> set[str]:
@@ -428,11 +429,12 @@ class CrewRunner:
         defined = {name for text in contents.values() for name in definitions(text) or []}
         asked = sum(name in defined for name in _called_in(context.request))
         failures = outcome.failures if outcome else []
+        imports = sum(f.startswith("import ") for f in failures)
         score = (
+            -(sum(not r.passed for r in runs) + len(problems) + imports),
             -sum(map(_crashed, failures)),
             outcome.passed if outcome else 0,
             asked,
-            sum(r.passed for r in runs) - len(problems),
         )
         return _Version(round_number, score, contents, [r.summary() for r in results])
 
@@ -556,8 +558,11 @@ class CrewRunner:
 
     def _without_path_line(self, block: FileBlock) -> str:
         """The content without a first line `# calc.py` naming the file itself (the 0.5B adds one
-        to every file it writes), unless the file already began with it."""
+        to every file it writes), unless the file already began with it. A bare `calc.py` line
+        is never code meant: it went to the file and broke its import."""
         first, _, rest = block.content.partition("\n")
+        if first.strip() == block.path and rest.strip():
+            return rest
         if first.strip() != f"# {block.path}" or not rest.strip():
             return block.content
         try:

@@ -74,7 +74,8 @@ def _path_before(text: str) -> str | None:
 
 def _path_inside(code: str) -> str | None:
     first = code.splitlines()[0] if code.strip() else ""
-    match = re.fullmatch(r"\s*#\s*(?:file:?\s*)?" + _PATH.pattern + r"\s*", first, re.I)
+    # `# calc.py`, `# File: calc.py`, or the bare path (the 0.5B put `counter.py` inside the block).
+    match = re.fullmatch(r"\s*(?:#\s*)?(?:file:?\s*)?" + _PATH.pattern + r"\s*", first, re.I)
     return match.group(1) if match else None
 
 

@@ -663,3 +663,27 @@ def test_fresh_tries_go_on_after_a_repeated_answer(workspace: Path) -> None:
     )
     summary, _ = run(engine, workspace, rounds=3)
     assert summary.approved and summary.rounds_used == 3
+
+
+def test_a_version_that_does_not_import_never_wins_and_a_bare_path_line_is_not_code(
+    workspace: Path,
+) -> None:
+    # Round 1 runs but crashes in both checks; rounds 2 and 3 do not even import, and must not win
+    # for crashing in fewer checks.
+    crashes = "def total(xs):\n    return xs.total()\n\n\nprint(total)\n"
+    bare = f"{FENCE}python\ntotal_calc.py\n{CRASH}{FENCE}\n"  # the path inside the block
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[
+                files(("total_calc.py", crashes)),
+                bare,
+                files(("total_calc.py", "def total(xs):\n    retur\n")),
+            ],
+            reviewer=[SUMS],
+            planner=[plan("total_calc.py")] * 2,
+        )
+    )
+    summary, bus = run(engine, workspace, rounds=3)
+    assert not summary.approved and (workspace / "total_calc.py").read_text() == crashes
+    runs = [c for c in events(bus, CheckRun) if c.command == "python total_calc.py"]
+    assert "ZeroDivisionError" in runs[1].stderr_tail and "NameError" not in runs[1].stderr_tail
