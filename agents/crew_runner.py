@@ -10,6 +10,7 @@ code, and the reviewer must see real results.
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 import threading
 import time
@@ -64,6 +65,8 @@ from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles
 
 RETRY_TEMPERATURE = 0.7
+MAX_SCANNED_FILES = 200  # Python files searched for a function the request asks for
+_BUILTINS = set(dir(builtins))
 
 
 @dataclass
@@ -539,7 +542,32 @@ class CrewRunner:
         missing = [f for f in files_named_in(request) if not self.files.resolve(f).exists()]
         if missing:
             problems.append(f"The request names {', '.join(missing)}, which was not written.")
+        undefined = self._undefined_calls(request)
+        if undefined:
+            # Asked to add done(item), the 0.5B changed remove() instead, and nothing said so.
+            asked = ", ".join(f"{name}()" for name in undefined)
+            problems.append(f"The request asks for {asked}, which no file defines.")
         return problems
+
+    def _undefined_calls(self, request: str) -> list[str]:
+        """Functions the request writes as calls (`done(item)`) that no Python file defines, as a
+        function, class or method; builtins and `x.method(...)` calls are not asked for."""
+        asked = [
+            name
+            for name in dict.fromkeys(re.findall(r"(?<![\w.])([A-Za-z_]\w*)\(", request))
+            if name not in _BUILTINS
+        ]
+        if not asked:
+            return []
+        defined: set[str] = set()
+        for rel in [f for f in self.files.list_files() if f.endswith(".py")][:MAX_SCANNED_FILES]:
+            try:
+                tree = ast.parse(self.files.read_text(rel))
+            except (ValueError, OSError, SyntaxError):
+                continue
+            kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+            defined |= {node.name for node in ast.walk(tree) if isinstance(node, kinds)}
+        return [name for name in asked if name not in defined]
 
     def _as_before_the_run(self, context: ToolContext, path: str) -> bool:
         """The file's code is as it was before the run: an unused import or a comment more is no

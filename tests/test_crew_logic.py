@@ -687,3 +687,25 @@ def test_a_version_that_does_not_import_never_wins_and_a_bare_path_line_is_not_c
     assert not summary.approved and (workspace / "total_calc.py").read_text() == crashes
     runs = [c for c in events(bus, CheckRun) if c.command == "python total_calc.py"]
     assert "ZeroDivisionError" in runs[1].stderr_tail and "NameError" not in runs[1].stderr_tail
+
+
+def test_a_function_the_request_asks_for_that_no_file_defines_is_a_problem(workspace: Path) -> None:
+    (workspace / "util.py").write_text(UTIL)
+    changed_other = UTIL.replace("2 * x", "2 * x + 0")
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[
+                files(("util.py", changed_other)),
+                files(("util.py", UTIL + "\n\ndef half(x):\n    return x / 2\n")),
+            ],
+            reviewer=[checks("assert double(2) == 4")],
+            planner=[plan("util.py")],
+        )
+    )
+    request = "In util.py, add half(x) that returns x / 2, like str.split() and len() do nothing here."
+    summary, bus = run(engine, workspace, request=request, rounds=2)
+    first = events(bus, ReviewVerdict)[0]
+    assert not first.approved and any("asks for half()" in fix for fix in first.fixes)
+    # Builtins and method calls are not asked for; once half exists the run is approved.
+    assert not any("len()" in fix or "split()" in fix for fix in first.fixes)
+    assert summary.approved and "def half" in (workspace / "util.py").read_text()
