@@ -331,6 +331,14 @@ class CrewRunner:
             message = f"Approved after {round_number} round(s); checks passed."
         else:
             message = f"Rounds used up ({round_number}) without passing checks; see the last run output."
+            best = max(versions, key=lambda v: (v.score, -v.round)) if versions else None
+            if best and best.score[:2] == (0, 0) and best.score[2] > 0:
+                # It runs and crashes nowhere; only expected values differ, and on small models the
+                # reviewer is wrong more often than the code (bench.reviewer). Say so plainly.
+                message += (
+                    " The code kept runs without errors; the checks that failed disagree with it,"
+                    " and the reviewer can be wrong: read them before trusting either."
+                )
         return self._finish(
             run_id,
             started,

@@ -633,6 +633,7 @@ def test_a_version_that_crashes_in_its_code_loses_to_one_that_only_disagrees(wor
     assert not summary.approved
     assert (workspace / "total_calc.py").read_text() == GOOD  # 2 asserts passed against 3, no crash
     assert any("Kept round 1's version" in n.message for n in events(bus, Notice))
+    assert "runs without errors" in summary.message and "reviewer can be wrong" in summary.message
 
 
 def test_a_round_that_writes_nothing_is_not_taken_for_a_repeat(workspace: Path) -> None:
