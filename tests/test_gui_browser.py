@@ -88,6 +88,13 @@ def test_a_request_in_the_browser_fills_the_sidebar_offline(app: RunningApp, tmp
                 timeout=30_000,
             )
             assert "def add" in page.locator("#editor").inner_text()
+
+            # New conversation empties the chat (the crew's memory of it is tested below the page).
+            page.click("#clear-chat")
+            page.wait_for_function(
+                "!document.querySelector('#chat').innerText.includes('Done in')", timeout=30_000
+            )
+            assert "Write hello.py" not in page.locator("#chat").inner_text()
         finally:
             browser.close()
     assert screenshot.stat().st_size > 20_000
