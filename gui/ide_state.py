@@ -60,6 +60,8 @@ class IdeState:
         if self.session.busy:
             return "A crew run is in progress; change the workspace when it ends."
         self.settings.workspace = str(path)
+        if self.index.running:  # indexing the old folder would go on for minutes, for nothing
+            self.index.cancel()
         self.index = WorkspaceIndex(self.workspace)
         self.index.start()
         return f"Workspace: {self.workspace}"
