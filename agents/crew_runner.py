@@ -10,7 +10,6 @@ code, and the reviewer must see real results.
 from __future__ import annotations
 
 import ast
-import builtins
 import re
 import threading
 import time
@@ -44,6 +43,7 @@ from agents.events import (
 )
 from agents.file_blocks import FORMAT_RULES, FileBlock, file_blocks, unclosed_block
 from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
+from agents.request_checks import undefined_calls, unused_parameters
 from agents.roles import (
     PLAN_SCHEMA,
     Plan,
@@ -65,8 +65,7 @@ from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles
 
 RETRY_TEMPERATURE = 0.7
-MAX_SCANNED_FILES = 200  # Python files searched for a function the request asks for
-_BUILTINS = set(dir(builtins))
+MAX_SCANNED_FILES = 200  # Python files searched for what the request asks for
 
 
 @dataclass
@@ -550,32 +549,27 @@ class CrewRunner:
         missing = [f for f in files_named_in(request) if not self.files.resolve(f).exists()]
         if missing:
             problems.append(f"The request names {', '.join(missing)}, which was not written.")
-        undefined = self._undefined_calls(request)
+        problems += self._request_problems(request)
+        return problems
+
+    def _request_problems(self, request: str) -> list[str]:
+        """What the request plainly asks for and the Python files still lack (agents/request_checks)."""
+        sources = []
+        for rel in [f for f in self.files.list_files() if f.endswith(".py")][:MAX_SCANNED_FILES]:
+            try:
+                sources.append(self.files.read_text(rel))
+            except (ValueError, OSError):
+                continue
+        problems = []
+        undefined = undefined_calls(request, sources)
         if undefined:
             # Asked to add done(item), the 0.5B changed remove() instead, and nothing said so.
             asked = ", ".join(f"{name}()" for name in undefined)
             problems.append(f"The request asks for {asked}, which no file defines.")
+        unused = unused_parameters(request, sources)
+        if unused:
+            problems.append(f"These parameters are never used in their function: {', '.join(unused)}.")
         return problems
-
-    def _undefined_calls(self, request: str) -> list[str]:
-        """Functions the request writes as calls (`done(item)`) that no Python file defines, as a
-        function, class or method; builtins and `x.method(...)` calls are not asked for."""
-        asked = [
-            name
-            for name in dict.fromkeys(re.findall(r"(?<![\w.])([A-Za-z_]\w*)\(", request))
-            if name not in _BUILTINS
-        ]
-        if not asked:
-            return []
-        defined: set[str] = set()
-        for rel in [f for f in self.files.list_files() if f.endswith(".py")][:MAX_SCANNED_FILES]:
-            try:
-                tree = ast.parse(self.files.read_text(rel))
-            except (ValueError, OSError, SyntaxError):
-                continue
-            kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-            defined |= {node.name for node in ast.walk(tree) if isinstance(node, kinds)}
-        return [name for name in asked if name not in defined]
 
     def _as_before_the_run(self, context: ToolContext, path: str) -> bool:
         """The file's code is as it was before the run: an unused import or a comment more is no

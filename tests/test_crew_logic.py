@@ -453,7 +453,7 @@ def test_a_file_copied_back_unchanged_is_not_approved_and_the_retry_is_told(work
 
 def test_the_reviewer_sees_the_data_file_the_request_names(workspace: Path) -> None:
     (workspace / "scores.csv").write_text("name,score\nAda,91\nLinus,85\n")
-    code = "def best(path):\n    return 'Ada'\n"
+    code = "def best(path):\n    return open(path).read().splitlines()[1].split(',')[0]\n"
     engine = ScriptedEngine(
         by_agent(coder=[files(("grades.py", code))], reviewer=[checks("assert best('scores.csv') == 'Ada'")])
     )
