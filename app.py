@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import offline  # noqa: F401, I001  (before any heavy import: switches off telemetry and hub calls)
 from models.catalog import CATALOG, ModelNotFoundError, catalog_entry
+from models.context_size import AUTO_N_CTX
 from models.engine import EngineSettings
 from models.model_path import resolve_model
 from models.offload_planner import KV_TYPES
@@ -47,7 +48,13 @@ def _add_model_flags(parser: argparse.ArgumentParser, default: object = None) ->
     parser.add_argument(
         "--api-key-env", default=default, help="NAME of the environment variable holding the server's key"
     )
-    parser.add_argument("--n-ctx", type=int, default=default, help="context window in tokens (default 4096)")
+    parser.add_argument(
+        "--n-ctx",
+        type=int,
+        default=default,
+        help="context window in tokens (default: the largest that fits this model and machine, "
+        "up to 8192 on the CPU; doctor says which and why)",
+    )
     parser.add_argument(
         "--n-gpu-layers", type=int, default=default, help="override the planner (-1 = all layers)"
     )
@@ -117,7 +124,7 @@ def _workspace_or_here(args: argparse.Namespace) -> Path:
 
 def engine_settings(args: argparse.Namespace) -> EngineSettings:
     return EngineSettings(
-        n_ctx=args.n_ctx or 4096, kv_type=args.kv_cache_type or "f16", n_gpu_layers=args.n_gpu_layers
+        n_ctx=args.n_ctx or AUTO_N_CTX, kv_type=args.kv_cache_type or "f16", n_gpu_layers=args.n_gpu_layers
     )
 
 

@@ -52,7 +52,8 @@ def plan_preview(choice: str, local_path: str, settings: UserSettings) -> str:
         plan = Engine(path, engine_settings(settings)).plan()
     except (ModelNotFoundError, EngineError) as exc:
         return f"**Cannot plan:** {exc}"
-    return "\n".join(f"- {line}" for line in plan.text().splitlines())
+    lines = [f"Context {plan.n_ctx} tokens ({plan.n_ctx_reason})", *plan.text().splitlines()]
+    return "\n".join(f"- {line}" for line in lines)
 
 
 def model_markdown(host: ModelHost, reason: str = "") -> str:
@@ -73,8 +74,9 @@ def model_markdown(host: ModelHost, reason: str = "") -> str:
     title = escape(display_name(engine.model_path))
     return (
         f"**{title}** · {info.file_type} · {info.file_size / GiB:.2f} GiB\n\n"
-        f"Context {settings.n_ctx} tokens · KV cache {settings.kv_type} · n_gpu_layers {report.n_gpu_layers}"
-        f" ({where}) · loaded in {report.load_s:.1f} s{why}\n\n**Plan**\n{plan}"
+        f"Context {settings.n_ctx} tokens ({escape(report.plan.n_ctx_reason)}) · KV cache {settings.kv_type}"
+        f" · n_gpu_layers {report.n_gpu_layers} ({where}) · loaded in {report.load_s:.1f} s{why}"
+        f"\n\n**Plan**\n{plan}"
     )
 
 

@@ -65,7 +65,9 @@ def build_model_tab(state: IdeState) -> ModelTab:
             value="" if is_catalog else current, label="Local .gguf path", elem_id="local-path"
         )
     with gr.Row():
-        n_ctx = gr.Number(state.settings.n_ctx, label="Context size", precision=0, minimum=512)
+        n_ctx = gr.Number(
+            state.settings.n_ctx, label="Context size (0 = what fits this machine)", precision=0, minimum=0
+        )
         kv_type = gr.Dropdown(list(KV_CHOICES), value=state.settings.kv_type, label="KV cache type")
         layers = gr.Textbox(
             "auto" if state.settings.n_gpu_layers is None else str(state.settings.n_gpu_layers),
@@ -93,7 +95,7 @@ class ModelActions:
 
     def settings_from_panel(self, ctx: float, kv: str, layer_text: str) -> UserSettings:
         changed = replace(
-            self.state.settings, n_ctx=int(ctx or 4096), kv_type=kv, n_gpu_layers=parse_layers(layer_text)
+            self.state.settings, n_ctx=int(ctx or 0), kv_type=kv, n_gpu_layers=parse_layers(layer_text)
         )
         return changed.validated()
 

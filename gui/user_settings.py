@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from models.context_size import AUTO_N_CTX
 from models.offload_planner import KV_TYPES
 from tools.atomic_files import atomic_write
 
@@ -19,7 +20,7 @@ CONFIG_ENV = "LOCALCREW_CONFIG_DIR"
 @dataclass
 class UserSettings:
     model: str = ""  # catalog id or .gguf path; "" = the best installed model for this machine
-    n_ctx: int = 4096
+    n_ctx: int = AUTO_N_CTX  # 0 = the largest that fits this model and machine (models.context_size)
     kv_type: str = "f16"
     n_gpu_layers: int | None = None  # None = the planner decides
     workspace: str = ""  # "" = the default workspace folder
@@ -29,7 +30,8 @@ class UserSettings:
 
     def validated(self) -> UserSettings:
         """Clamp values a hand-edited file could get wrong, so a bad file never stops the app."""
-        self.n_ctx = min(max(int(self.n_ctx), 512), 131072)
+        n_ctx = int(self.n_ctx)
+        self.n_ctx = AUTO_N_CTX if n_ctx <= AUTO_N_CTX else min(max(n_ctx, 512), 131072)
         self.kv_type = self.kv_type if self.kv_type in KV_TYPES else "f16"
         if self.n_gpu_layers is not None:
             self.n_gpu_layers = max(-1, int(self.n_gpu_layers))

@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from models.catalog import ModelNotFoundError
+from models.context_size import MIN_N_CTX, plan_with_context
 from models.default_model import choose_default_model
 from models.engine import EngineSettings
 from models.gguf_reader import GGUFError, read_gguf
 from models.memory import available_ram_bytes
 from models.model_path import resolve_model
-from models.offload_planner import PlanSettings, plan_offload
+from models.offload_planner import PlanSettings
 from models.openai_engine import RemoteSettings
 from models.vram_probe import probe_gpus
 
@@ -106,11 +107,14 @@ def doctor_report(
         report["model"] = {"error": str(exc)}
         return report
     report["model"] = info.summary()
-    plan = plan_offload(
+    plan = plan_with_context(
         info,
         gpus,
+        settings.n_ctx,
         PlanSettings(
-            n_ctx=settings.n_ctx, kv_type=settings.kv_type, n_gpu_layers_override=settings.n_gpu_layers
+            n_ctx=settings.n_ctx or MIN_N_CTX,  # replaced by the chosen context when none is given
+            kv_type=settings.kv_type,
+            n_gpu_layers_override=settings.n_gpu_layers,
         ),
         report["ram_available_bytes"],
     )
@@ -150,6 +154,7 @@ def format_doctor_text(report: dict[str, Any]) -> str:
     elif model:
         lines.append(f"Model: {model['error']}")
     if plan:
+        lines.append(f"Context: {plan['n_ctx']} tokens ({plan['n_ctx_reason']})")
         lines.append("Plan:")
         lines.extend(f"  {line}" for line in plan["explanation"])
         lines.extend(f"  warning: {w}" for w in plan["warnings"])

@@ -14,14 +14,15 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from models.chat_engine import ChatStream, JsonSchema
+from models.context_size import MIN_N_CTX, plan_with_context
 from models.gguf_reader import GGUFError, GGUFInfo, read_gguf
 from models.memory import available_ram_bytes
-from models.offload_planner import OffloadPlan, PlanSettings, plan_offload
+from models.offload_planner import OffloadPlan, PlanSettings
 from models.prompt_lookup import PromptLookup
 from models.repetition import loop_start
 from models.reply_splice import Exchange, splice
@@ -55,7 +56,7 @@ def _threads_from_env() -> int | None:
 
 @dataclass(frozen=True)
 class EngineSettings:
-    n_ctx: int = 4096
+    n_ctx: int = 4096  # AUTO_N_CTX (0): chosen for the model and machine when planning
     kv_type: str = "f16"
     n_gpu_layers: int | None = None  # None: let the planner choose
     # Set from the environment so a whole test run (app.py subprocesses too) can try another
@@ -158,6 +159,7 @@ class Engine:
     ) -> None:
         self.model_path = Path(model_path)
         self.settings = settings
+        self._requested_n_ctx = settings.n_ctx  # AUTO_N_CTX: each plan chooses again
         self._gpu_probe = gpu_probe
         self._llama_factory = llama_factory
         self._lock = threading.Lock()
@@ -179,14 +181,20 @@ class Engine:
         return self.info
 
     def plan(self, gpus: GpuState | None = None) -> OffloadPlan:
+        """The offload plan; with no n_ctx given, also the context, which settings.n_ctx then holds."""
         info = self.info or self.inspect()
         plan_settings = PlanSettings(
-            n_ctx=self.settings.n_ctx,
+            n_ctx=self._requested_n_ctx or MIN_N_CTX,  # replaced by plan_with_context's choice
             kv_type=self.settings.kv_type,
             n_ubatch=self.settings.n_batch,
             n_gpu_layers_override=self.settings.n_gpu_layers,
         )
-        return plan_offload(info, gpus or self._gpu_probe(), plan_settings, available_ram_bytes())
+        plan = plan_with_context(
+            info, gpus or self._gpu_probe(), self._requested_n_ctx, plan_settings, available_ram_bytes()
+        )
+        if self._llm is None:  # a loaded model keeps the context it was loaded with
+            self.settings = replace(self.settings, n_ctx=plan.n_ctx)
+        return plan
 
     def load(self, on_message: Callable[[str], None] | None = None) -> LoadReport:
         """Plan with VRAM read right now, check system memory, load; on OOM retry with fewer layers."""

@@ -104,7 +104,8 @@ class ModelHost:
             how = f"served by {report.url}, context {report.n_ctx} tokens"
         else:
             where = f"{report.n_gpu_layers} layers on the GPU" if report.n_gpu_layers else "CPU only"
-            how = f"{where}, loaded in {report.load_s:.1f} s"
+            context = f"context {report.plan.n_ctx} tokens: {report.plan.n_ctx_reason}"
+            how = f"{where}, loaded in {report.load_s:.1f} s; {context}"
         self._status = HostStatus("ready", f"{name} ready ({how})", report)
         self._ready.set()
 

@@ -62,6 +62,7 @@ class OffloadPlan:
     alternatives: list[dict[str, Any]] = field(default_factory=list)
     overridden: bool = False
     warnings: list[str] = field(default_factory=list)
+    n_ctx_reason: str = ""  # why this n_ctx (models.context_size sets it)
 
     def text(self) -> str:
         return "\n".join(self.explanation + [f"warning: {w}" for w in self.warnings])
@@ -71,6 +72,7 @@ class OffloadPlan:
             "n_gpu_layers": self.n_gpu_layers,
             "max_layers": self.max_layers,
             "n_ctx": self.n_ctx,
+            "n_ctx_reason": self.n_ctx_reason,
             "kv_type": self.kv_type,
             "flash_attn": self.flash_attn,
             "device": None if self.device is None else self.device.name,

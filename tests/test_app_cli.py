@@ -35,7 +35,9 @@ def test_doctor_json_has_every_section() -> None:
     assert report["model"]["architecture"] == "llama" and report["model"]["layers"] == 30
     assert report["model"]["quantization"] == "Q4_1"
     plan = report["plan"]
-    assert plan["n_gpu_layers"] == 0 and plan["n_ctx"] == 4096 and plan["kv_type"] == "f16"
+    assert plan["n_gpu_layers"] == 0 and plan["kv_type"] == "f16"
+    # No --n-ctx: the CPU rule's context, at most 8192 (the 135M's trained context too), and why.
+    assert 2048 <= plan["n_ctx"] <= 8192 and plan["n_ctx_reason"].startswith("CPU: ")
     for term in ("output_head", "block_weights_total", "kv_cache_total", "compute_buffer_full", "cpu_total"):
         assert plan["terms"][term] > 0
     assert report["embedding_model"]["found"] is True
@@ -46,6 +48,7 @@ def test_doctor_text_and_options() -> None:
     result = run_app("doctor", "--n-ctx", "8192", "--kv-cache-type", "q8_0")
     assert result.returncode == 0
     assert "KV cache (q8_0, n_ctx 8192)" in result.stdout and "CPU" in result.stdout
+    assert "Context: 8192 tokens (set by --n-ctx or the saved settings)" in result.stdout
     assert "\nSandbox: time, output" in result.stdout
 
 
