@@ -121,6 +121,9 @@ def run(
 ) -> dict[str, Any]:
     from llama_cpp import Llama
 
+    from models.llama_cpu_guard import guard_llama
+
+    guard_llama()  # the plain Llama loads with the engine's parameters
     path = resolve_model(model)
     settings = EngineSettings(n_ctx=n_ctx, seed=1234)
     gen = GenerationSettings(temperature=0.0, max_tokens=max_tokens, seed=1234)

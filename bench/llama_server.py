@@ -2,7 +2,8 @@
 benchmark and the tests (`pip install 'llama-cpp-python[server]'`; requirements-dev.txt has it).
 
 The server is a child process on 127.0.0.1 only; it is stopped (and its output kept for the
-error message) when the `with` block ends.
+error message) when the `with` block ends. It runs under models.llama_cpu_guard, as the app's own
+engine does (llama.cpp's AMX repacking crashes on CPUs that report AMX).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 START_TIMEOUT_S = 90.0
+REPO = Path(__file__).resolve().parents[1]  # where `-m models.llama_cpu_guard` is found
 
 
 def free_port() -> int:
@@ -32,8 +34,8 @@ def llama_server(model: Path, *, n_ctx: int = 4096, threads: int | None = None) 
     """The server's base URL (http://127.0.0.1:PORT/v1) while it runs."""
     port = free_port()
     command = [
-        sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
-        "--port", str(port), "--n_ctx", str(n_ctx),
+        sys.executable, "-m", "models.llama_cpu_guard", "llama_cpp.server",
+        "--model", str(model), "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx),
         # By default a new request interrupts the one being streamed; several crew runs must queue.
         "--interrupt_requests", "False",
     ]  # fmt: skip
@@ -41,7 +43,9 @@ def llama_server(model: Path, *, n_ctx: int = 4096, threads: int | None = None) 
         command += ["--n_threads", str(threads)]
     url = f"http://127.0.0.1:{port}/v1"
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
+        process = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ), cwd=REPO
+        )
         try:
             _wait_until_up(url, process, log)
             yield url

@@ -233,6 +233,10 @@ class Engine:
     def _construct(self, n_gpu_layers: int, plan: OffloadPlan) -> Any:
         import llama_cpp
 
+        from models.llama_cpu_guard import guard_llama
+
+        guard_llama()
+
         # The KV types are those of models.offload_planner.KV_TYPES, named as llama.cpp names them.
         kv_type = getattr(llama_cpp, f"GGML_TYPE_{self.settings.kv_type.upper()}")
         factory = self._llama_factory or _metered_llama_class()
