@@ -13,6 +13,8 @@ from models.context_size import MIN_N_CTX, plan_with_context
 from models.default_model import choose_default_model
 from models.engine import EngineSettings
 from models.gguf_reader import GGUFError, read_gguf
+from models.llama_cpu_guard import ENV as REPACK_ENV
+from models.llama_cpu_guard import cpu_flags, repack_allowed
 from models.memory import available_ram_bytes
 from models.model_path import resolve_model
 from models.offload_planner import PlanSettings
@@ -32,6 +34,7 @@ def _llama_cpp_state() -> dict[str, Any]:
         "version": version,
         "gpu_offload": bool(llama_cpp.llama_supports_gpu_offload()),
         "system_info": llama_cpp.llama_print_system_info().decode(errors="replace").strip(),
+        "cpu_repack": repack_allowed(cpu_flags(), os.environ.get(REPACK_ENV)),
     }
 
 
@@ -138,6 +141,8 @@ def format_doctor_text(report: dict[str, Any]) -> str:
         )
     if llama["installed"]:
         build = "with GPU offload" if llama["gpu_offload"] else "CPU-only build"
+        if not llama["cpu_repack"]:
+            build += f"; weight repacking off: this CPU reports AMX, {REPACK_ENV}=1 overrides"
         lines.append(f"llama-cpp-python {llama['version']} ({build})")
     else:
         lines.append("llama-cpp-python is not installed (run ./launch.sh)")

@@ -18,3 +18,16 @@ def test_doctor_names_the_model_from_the_environment(tmp_path: Path, monkeypatch
 def test_doctor_says_a_missing_folder_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENV_MODEL, str(tmp_path / "nowhere"))
     assert _embedding_state()["found"] is False
+
+
+@pytest.mark.parametrize(("env", "off"), [("0", True), ("1", False)])
+def test_doctor_says_when_weight_repacking_is_off(
+    monkeypatch: pytest.MonkeyPatch, env: str, off: bool
+) -> None:
+    from models.doctor import _llama_cpp_state, doctor_report, format_doctor_text
+    from models.engine import EngineSettings
+
+    monkeypatch.setenv("LOCALCREW_CPU_REPACK", env)
+    assert _llama_cpp_state()["cpu_repack"] is not off
+    text = format_doctor_text(doctor_report("smollm2-135m", EngineSettings()))
+    assert ("weight repacking off" in text) is off
