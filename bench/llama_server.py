@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -19,14 +18,10 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+from bench.child_process import free_port, stop
+
 START_TIMEOUT_S = 90.0
 REPO = Path(__file__).resolve().parents[1]  # where `-m models.llama_cpu_guard` is found
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextlib.contextmanager
@@ -50,12 +45,7 @@ def llama_server(model: Path, *, n_ctx: int = 4096, threads: int | None = None) 
             _wait_until_up(url, process, log)
             yield url
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
 
 
 def _wait_until_up(url: str, process: subprocess.Popen, log: object) -> None:

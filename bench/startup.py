@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -21,17 +20,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+from bench.child_process import free_port, stop
 from gui.startup_splash import SPLASH_HEADER
 
 ROOT = Path(__file__).resolve().parent.parent
 READY_MARK = " ready ("  # "<model> ready (CPU only, loaded in 0.9 s)"
-
-
-def free_port() -> int:
-    """A port nothing listens on now (the tests start the app on one too)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def one_start(timeout_s: float = 120) -> tuple[float, float, float]:
@@ -81,11 +74,7 @@ def one_start(timeout_s: float = 120) -> tuple[float, float, float]:
                 raise RuntimeError(f"not ready within {timeout_s} s")
             return page_s, ide_s, ready_at[0]
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop(process)
 
 
 def main(argv: list[str] | None = None) -> int:

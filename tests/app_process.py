@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.startup import free_port
+from bench.child_process import free_port, stop
 from gui.http_guard import TOKEN_HEADER, cookie_name
 from gui.startup_splash import SPLASH_HEADER
 
@@ -122,8 +122,4 @@ def serve_app(
             time.sleep(0.25)
         yield app
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)

@@ -213,7 +213,7 @@ def test_a_page_on_another_local_port_cannot_drive_the_ide_in_a_real_browser(app
 
     from playwright.sync_api import sync_playwright
 
-    from bench.startup import free_port
+    from bench.child_process import free_port
     from tests.test_gui_browser import CHROMIUM_ARGS, chromium_path
 
     page_html = EVIL_PAGE.format(ide=app.base_url).encode()

@@ -23,7 +23,8 @@ from agents.events import (
     RunStarted,
     TokenChunk,
 )
-from bench.llama_server import free_port, llama_server
+from bench.child_process import free_port
+from bench.llama_server import llama_server
 from models.chat_engine import ChatEngine
 from models.engine import GenerationSettings
 from models.openai_engine import OpenAIEngine, RemoteEngineError, RemoteSettings, parameters_from_name
