@@ -302,7 +302,7 @@ class CrewRunner:
                     written_checks = (
                         examples_before
                         or self._example_checks(modules)
-                        or self._write_checks(request, modules, round_number)
+                        or self.write_checks(request, modules, round_number)
                     )
                 if written_checks:
                     check, outcome = run_written_checks(context, modules, written_checks)
@@ -386,7 +386,7 @@ class CrewRunner:
                 continue
         return "\n".join(f for f in found if f)
 
-    def _write_checks(self, request: str, modules: list[str], round_number: int) -> str:
+    def write_checks(self, request: str, modules: list[str], round_number: int) -> str:
         """The reviewer's turn: assert lines from the request and the code's signatures."""
         shown = []
         for module in modules[:3]:

@@ -4,7 +4,7 @@
 
 For each acceptance request (bench/crew_requests/), the workspace is its files/ with reference/
 laid over it, the solution a perfect coder would have written. The reviewer's turn runs exactly as
-in a crew run (CrewRunner._write_checks: the request and the code's signatures, never its bodies),
+in a crew run (CrewRunner.write_checks: the request and the code's signatures, never its bodies),
 and its asserts run in the sandbox against that solution. An assert that fails there is a wrong
 check: in a real run it sends a correct answer back to the coder. Where files/ holds a version of
 the module (edit requests), the same asserts also run against it: a set that passes the reference
@@ -60,7 +60,7 @@ def review_one(engine: Engine, request: AcceptanceRequest) -> dict[str, Any]:
         shutil.copytree(reference, workspace, dirs_exist_ok=True)
         runner = CrewRunner(engine, workspace, EventBus(), CrewSettings(rounds=1))
         began = time.perf_counter()
-        checks = runner._write_checks(request.text, modules, 1)
+        checks = runner.write_checks(request.text, modules, 1)
         seconds = time.perf_counter() - began
         right, total, failures = _run_checks(workspace, modules, checks) if checks else (0, 0, [])
     telling = None
