@@ -252,16 +252,7 @@ class CrewRunner:
         source, chunks, context_text = self.retriever(request)
         self.bus.emit(ContextRetrieved(query=request, source=source, chunks=chunks))
         files = self.files.list_files()
-        # A follow-up ("now make it ignore case") means the previous run's files: name them, and
-        # show them to the coder when the request names none itself.
-        earlier = [f for f in self.previous.files_written if f in files] if self.previous else []
-        self._earlier = [f for f in earlier if f.endswith(".py")][:3]
-        self.memory = (
-            f"Previous request in this project: {self.previous.label[:300]}\n"
-            f"It changed: {', '.join(earlier) or 'no file'}."
-            if self.previous
-            else ""
-        )
+        self._remember_previous(files)
         self.context_text = context_text
         plan: Plan | None = None
         allowed_files = files_named_in(request)
@@ -326,18 +317,7 @@ class CrewRunner:
             feedback = self._feedback(problems, results, outcome, failures)
         if not passed:
             check_lines = self._keep_best(context, versions) or check_lines
-        if passed:
-            message = f"Approved after {round_number} round(s); checks passed."
-        else:
-            message = f"Rounds used up ({round_number}) without passing checks; see the last run output."
-            best = max(versions, key=lambda v: (v.score, -v.round)) if versions else None
-            if best and best.score[:2] == (0, 0) and best.score[2] > 0:
-                # It runs and crashes nowhere; only expected values differ, and on small models the
-                # reviewer is wrong more often than the code (bench.reviewer). Say so plainly.
-                message += (
-                    " The code kept runs without errors; the checks that failed disagree with it,"
-                    " and the reviewer can be wrong: read them before trusting either."
-                )
+        message = self._ending_message(passed, round_number, versions)
         return self._finish(
             run_id,
             started,
@@ -348,6 +328,33 @@ class CrewRunner:
             checks=check_lines,
             message=message,
         )
+
+    def _remember_previous(self, files: list[str]) -> None:
+        """A follow-up ("now make it ignore case") means the previous run's files: name them, and
+        show them to the coder when the request names none itself."""
+        earlier = [f for f in self.previous.files_written if f in files] if self.previous else []
+        self._earlier = [f for f in earlier if f.endswith(".py")][:3]
+        self.memory = (
+            f"Previous request in this project: {self.previous.label[:300]}\n"
+            f"It changed: {', '.join(earlier) or 'no file'}."
+            if self.previous
+            else ""
+        )
+
+    @staticmethod
+    def _ending_message(passed: bool, round_number: int, versions: list[_Version]) -> str:
+        if passed:
+            return f"Approved after {round_number} round(s); checks passed."
+        message = f"Rounds used up ({round_number}) without passing checks; see the last run output."
+        best = max(versions, key=lambda v: (v.score, -v.round)) if versions else None
+        if best and best.score[:2] == (0, 0) and best.score[2] > 0:
+            # It runs and crashes nowhere; only expected values differ, and on small models the
+            # reviewer is wrong more often than the code (bench.reviewer). Say so plainly.
+            message += (
+                " The code kept runs without errors; the checks that failed disagree with it,"
+                " and the reviewer can be wrong: read them before trusting either."
+            )
+        return message
 
     def _repeats(self, context: ToolContext, versions: list[_Version]) -> bool:
         """Whether the files written so far hold the code of an earlier round's version."""
