@@ -703,6 +703,20 @@ class CrewRunner:
         return "\n".join(parts)
 
     # ---------- the end ----------
+    def _changed_files(self, context: ToolContext) -> list[str]:
+        """Files written whose text now differs from before the run: the 0.5B often writes a file
+        back as it was, and "Files changed: stats.py" then told the user of a change never made."""
+        changed = []
+        for rel in sorted(set(context.written)):
+            try:
+                now: str | None = self.files.read_text(rel) if self.files.resolve(rel).is_file() else None
+            except (ValueError, OSError):
+                now = None
+            before = context.originals.get(rel)  # None: new, or not kept to compare
+            if before is None or now != before:
+                changed.append(rel)
+        return changed
+
     def _finish(
         self,
         run_id: str,
@@ -724,7 +738,7 @@ class CrewRunner:
             approved=approved,
             checks_passed=checks_passed,
             rounds_used=rounds_used,
-            files_changed=sorted(set(context.written)) if context else [],
+            files_changed=self._changed_files(context) if context else [],
             checks=checks or [],
             message=message,
             duration_s=time.perf_counter() - started,

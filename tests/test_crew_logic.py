@@ -451,6 +451,20 @@ def test_a_file_copied_back_unchanged_is_not_approved_and_the_retry_is_told(work
     assert summary.approved and (workspace / "util.py").read_text() == tripled
 
 
+def test_a_file_written_back_as_it_was_is_not_reported_as_changed(workspace: Path) -> None:
+    before = (workspace / "util.py").read_bytes()
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("util.py", UTIL)), files(("util.py", UTIL))],
+            reviewer=[checks("assert double(1) == 3")],
+            planner=[plan("util.py")],
+        )
+    )
+    summary, bus = run(engine, workspace, request="Make double(x) in util.py return 3 * x.", rounds=2)
+    assert (workspace / "util.py").read_bytes() == before
+    assert summary.files_changed == [] and events(bus, RunFinished)[0].files_changed == []
+
+
 def test_the_reviewer_sees_the_data_file_the_request_names(workspace: Path) -> None:
     (workspace / "scores.csv").write_text("name,score\nAda,91\nLinus,85\n")
     code = "def best(path):\n    return open(path).read().splitlines()[1].split(',')[0]\n"
