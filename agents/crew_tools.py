@@ -18,6 +18,7 @@ from typing import Any, Literal
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field, PrivateAttr, create_model
 
+from agents.blank_lines import restore_blank_lines
 from agents.definition_merge import Merge, merge_definitions
 from agents.edit_guard import lost_definitions, removable_names
 from agents.events import (
@@ -186,6 +187,8 @@ class WriteFileTool(_EventTool):
         if not content.strip():
             raise ValueError(f"refusing to write an empty {path}: give the whole file content")
         content, merged = self._keep_definitions(path, content)
+        if merged is None:
+            content = self._keep_blank_lines(path, content)
         written = self._context.files.write_text(path, content if content.endswith("\n") else content + "\n")
         self._context.written.append(written.rel)
         self._context.bus.emit(FileChanged(path=written.rel, action=written.action, diff=written.diff()))
@@ -201,6 +204,17 @@ class WriteFileTool(_EventTool):
             except (WorkspaceError, OSError):  # the snapshot keeps it anyway
                 originals[path] = None
         return originals[path]
+
+    def _keep_blank_lines(self, path: str, content: str) -> str:
+        """A whole-file answer keeps the file's blank lines (agents/blank_lines)."""
+        files = self._context.files
+        try:
+            if not path.endswith(".py") or not files.resolve(path).is_file():
+                return content
+            current = files.read_text(path)
+        except (WorkspaceError, OSError):
+            return content
+        return restore_blank_lines(current, content, self._context.request)
 
     def _keep_definitions(self, path: str, content: str) -> tuple[str, Merge | None]:
         """The content to write: as given, or, when it leaves out definitions the file has and the

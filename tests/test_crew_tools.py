@@ -33,6 +33,14 @@ def test_writes_report_events(context: ToolContext) -> None:
     assert all(e.duration_s >= 0 for e in finished)
 
 
+def test_a_whole_file_answer_keeps_the_files_blank_lines(context: ToolContext) -> None:
+    old = "def mean(v):\n    return sum(v) / len(v) + 1\n\n\ndef square(x):\n    return x * x\n"
+    (context.root / "stats.py").write_text(old)
+    context.request = "Fix mean in stats.py."
+    _writer(context).run(path="stats.py", content=old.replace(" + 1", "").replace("\n\n\n", "\n\n"))
+    assert (context.root / "stats.py").read_text() == old.replace(" + 1", "")
+
+
 ESCAPES = ["../escape.py", "/etc/passwd", "sub/../../x.py", "a\0b.py", "C:\\x.py"]
 
 
