@@ -24,8 +24,26 @@ def restore_blank_lines(old: str, new: str, request: str = "") -> str:
     out: list[str] = []
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "delete" and all(not line.strip() for line in before[i1:i2]):
-            out.extend(before[i1:i2])
+        gone, given = before[i1:i2], after[j1:j2]
+        if tag == "delete" and _blanks(gone) == len(gone):
+            out.extend(gone)
+        elif tag == "replace" and _blanks(gone) < len(gone) and _blanks(given) < len(given):
+            # A changed line next to the blank lines takes them into its block: compare the
+            # block's leading and trailing blank lines instead.
+            lead = gone[: max(0, _blanks(gone) - _blanks(given))]
+            tail_gone, tail_given = _blanks(gone[::-1]), _blanks(given[::-1])
+            tail = gone[len(gone) - tail_gone : len(gone) - tail_given] if tail_gone > tail_given else []
+            out.extend(lead + given + tail)
         else:
-            out.extend(after[j1:j2])
+            out.extend(given)
     return "".join(out)
+
+
+def _blanks(lines: list[str]) -> int:
+    """How many blank lines the list starts with."""
+    count = 0
+    for line in lines:
+        if line.strip():
+            break
+        count += 1
+    return count

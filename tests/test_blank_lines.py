@@ -1,5 +1,8 @@
 """Blank lines a whole-file answer closes up come back; everything else is the answer's."""
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from agents.blank_lines import restore_blank_lines
 
 OLD = "def mean(values):\n    return sum(values) / len(values) + 1\n\n\ndef square(x):\n    return x * x\n"
@@ -25,3 +28,16 @@ def test_a_request_about_layout_may_drop_blank_lines() -> None:
     new = OLD.replace("\n\n\n", "\n\n")
     assert restore_blank_lines(OLD, new, "Remove the extra blank lines") == new
     assert restore_blank_lines(OLD, new, "Reformat stats.py to PEP 8") == new
+
+
+@given(st.lists(st.sampled_from(["", "x = 1", "def f():", "    return 2", "  "]), max_size=12), st.data())
+def test_only_blank_lines_are_ever_added(old_lines: list[str], data: st.DataObject) -> None:
+    new_lines = data.draw(
+        st.lists(st.sampled_from(["", "x = 1", "y = 3", "def f():", "    return 2"]), max_size=12)
+    )
+    old, new = "".join(f"{line}\n" for line in old_lines), "".join(f"{line}\n" for line in new_lines)
+    restored = restore_blank_lines(old, new)
+    assert [line for line in restored.splitlines() if line.strip()] == [
+        line for line in new.splitlines() if line.strip()
+    ]
+    assert len(restored.splitlines()) <= len(new.splitlines()) + sum(not line.strip() for line in old_lines)
