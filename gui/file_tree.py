@@ -21,6 +21,9 @@ from gradio.components.base import server
 
 from tools.confined_fs import ConfinedRoot, WorkspaceError, split_rel
 
+# Git's internals and the IDE's own records (runs, chat) are not the user's files to open and edit.
+HIDDEN_FOLDERS = frozenset({".git", ".localcrew"})
+
 
 def tree_entries(
     root: str, subdirectory: list[str], glob: str, ignore_glob: str | None
@@ -37,6 +40,8 @@ def tree_entries(
     files: list[dict[str, Any]] = []
     folders: list[dict[str, Any]] = []
     for entry in entries:
+        if entry.kind == "dir" and entry.name in HIDDEN_FOLDERS:
+            continue
         if entry.kind == "dir":
             is_file = False
         elif entry.kind == "file" or (entry.kind == "link" and fs.regular_file_inside([*parts, entry.name])):

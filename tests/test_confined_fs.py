@@ -241,3 +241,10 @@ def test_the_editor_names_a_tree_selection_without_following_its_links(ws: Path,
     text, message, _ = open_file(ws, relative_in(ws, selected) or "")
     assert text == "" and SECRET not in message and "outside" in message
     assert disk_version(ws, "home/secret.txt") is None  # no stamp of an outside file either
+
+
+def test_the_tree_hides_git_and_the_ides_own_folder(ws: Path) -> None:
+    for folder in (".git", ".localcrew", ".github"):
+        (ws / folder).mkdir()
+    (ws / "app.py").write_text("x = 1\n")
+    assert [e["name"] for e in tree_entries(str(ws), [], "**/*", None)] == [".github", "app.py"]
