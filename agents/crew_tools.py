@@ -18,7 +18,6 @@ from typing import Any, Literal
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field, PrivateAttr, create_model
 
-from agents.blank_lines import restore_blank_lines
 from agents.definition_merge import Merge, merge_definitions
 from agents.edit_guard import lost_definitions, removable_names
 from agents.events import (
@@ -31,6 +30,7 @@ from agents.events import (
     preview,
 )
 from agents.roles import asks_for_output
+from agents.untouched_text import keep_untouched
 from agents.written_checks import CheckOutcome, check_program, read_outcome
 from tools.sandbox import RunLimits, RunResult, run_command, run_pytest, run_python
 from tools.workspace_files import WorkspaceError, WorkspaceFiles
@@ -188,7 +188,7 @@ class WriteFileTool(_EventTool):
             raise ValueError(f"refusing to write an empty {path}: give the whole file content")
         content, merged = self._keep_definitions(path, content)
         if merged is None:
-            content = self._keep_blank_lines(path, content)
+            content = self._keep_untouched(path, content)
         written = self._context.files.write_text(path, content if content.endswith("\n") else content + "\n")
         self._context.written.append(written.rel)
         self._context.bus.emit(FileChanged(path=written.rel, action=written.action, diff=written.diff()))
@@ -205,8 +205,8 @@ class WriteFileTool(_EventTool):
                 originals[path] = None
         return originals[path]
 
-    def _keep_blank_lines(self, path: str, content: str) -> str:
-        """A whole-file answer keeps the file's blank lines (agents/blank_lines)."""
+    def _keep_untouched(self, path: str, content: str) -> str:
+        """A whole-file answer keeps the file's blank lines and docstring (agents.untouched_text)."""
         files = self._context.files
         try:
             if not path.endswith(".py") or not files.resolve(path).is_file():
@@ -214,7 +214,7 @@ class WriteFileTool(_EventTool):
             current = files.read_text(path)
         except (WorkspaceError, OSError):
             return content
-        return restore_blank_lines(current, content, self._context.request)
+        return keep_untouched(current, content, self._context.request)
 
     def _keep_definitions(self, path: str, content: str) -> tuple[str, Merge | None]:
         """The content to write: as given, or, when it leaves out definitions the file has and the

@@ -1,9 +1,9 @@
-"""Blank lines a whole-file answer closes up come back; everything else is the answer's."""
+"""Blank lines and the module docstring a whole-file answer drops come back; the rest is the answer's."""
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agents.blank_lines import restore_blank_lines
+from agents.untouched_text import keep_untouched, restore_blank_lines, restore_module_docstring
 
 OLD = "def mean(values):\n    return sum(values) / len(values) + 1\n\n\ndef square(x):\n    return x * x\n"
 
@@ -41,3 +41,26 @@ def test_only_blank_lines_are_ever_added(old_lines: list[str], data: st.DataObje
         line for line in new.splitlines() if line.strip()
     ]
     assert len(restored.splitlines()) <= len(new.splitlines()) + sum(not line.strip() for line in old_lines)
+
+
+TODO = '#!/usr/bin/env python3\n"""A tiny to-do list."""\n\n\nclass TodoList:\n    pass\n'
+
+
+def test_a_dropped_module_docstring_is_put_back_with_what_stood_above_it() -> None:
+    answer = "from typing import List\nclass TodoList:\n    def done(self, i):\n        pass\n"
+    assert (
+        restore_module_docstring(TODO, answer, "Add done(i) to TodoList")
+        == TODO[: TODO.index("class")] + answer
+    )
+    assert keep_untouched(TODO, answer).startswith(
+        '#!/usr/bin/env python3\n"""A tiny to-do list."""\n\n\nfrom'
+    )
+
+
+def test_the_answers_own_docstring_or_a_request_about_docstrings_wins() -> None:
+    own = '"""Another docstring."""\nclass TodoList:\n    pass\n'
+    assert restore_module_docstring(TODO, own) == own
+    bare = "class TodoList:\n    pass\n"
+    assert restore_module_docstring(TODO, bare, "Remove the module docstring") == bare
+    assert restore_module_docstring("x = 1\n", bare) == bare  # nothing to put back
+    assert restore_module_docstring(TODO, "def (:\n") == "def (:\n"  # not Python: left to the checks
