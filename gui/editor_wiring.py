@@ -1,5 +1,5 @@
-"""The editor's events: open a file from the tree or from a retrieved-context row, Discard edits and
-open, the unsaved marker, Save. Opening never drops unsaved typing (gui/editor_guard.py)."""
+"""The editor's events: open a file from the tree, a retrieved-context row or the File box (Enter),
+Discard edits and open, the unsaved marker, Save. Opening never drops unsaved typing (gui/editor_guard.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from gui.disk_refresh import DiskRefresh
 from gui.editor_guard import MARK_JS, is_dirty, refused_open
 from gui.ide_state import IdeState
 from gui.page_layout import CodeTab, Sidebar
-from gui.workspace_actions import OpenedFile, language_for, open_file, relative_in, save_file
+from gui.workspace_actions import OpenedFile, disk_version, language_for, open_file, relative_in, save_file
 from tools.search_hit import Hit
+from tools.workspace_files import WorkspaceError, WorkspaceFiles
 
 # Scroll the editor to a line: CodeMirror keeps its scroller in the DOM; lines are equal height.
 SCROLL_TO_LINE_JS = """
@@ -52,6 +53,21 @@ class EditorFiles:
                     gr.Button(f"Discard edits and open {rel}", visible=True))  # fmt: skip
         return self.opened_outputs(rel, *open_file(self.state.workspace, rel))
 
+    def open_typed(self, typed: str, text: str, base: str, what_open: OpenedFile | None) -> tuple[Any, ...]:
+        """Enter in the File box opens the file typed there; a name with no file yet is kept for
+        Save to create, and the editor is left as it is."""
+        rel = (typed or "").strip()
+        if not rel or (what_open is not None and rel == what_open.rel):
+            return NO_CHANGE
+        if disk_version(self.state.workspace, rel) is None:
+            try:
+                WorkspaceFiles(self.state.workspace).resolve(rel)
+            except (WorkspaceError, ValueError) as exc:
+                return gr.skip(), gr.skip(), f"Cannot open `{rel}`: {exc}", *NO_CHANGE[3:]
+            message = f"No file `{rel}` yet: Save writes the editor's text there."
+            return gr.skip(), gr.skip(), message, *NO_CHANGE[3:]
+        return self.show_file(rel, text, base, what_open)
+
     def discard_and_open(self, rel: str | None) -> tuple[Any, ...]:
         return self.opened_outputs(rel, *open_file(self.state.workspace, rel)) if rel else NO_CHANGE
 
@@ -87,6 +103,7 @@ def wire_editor(state: IdeState, code: CodeTab, side: Sidebar, disk: DiskRefresh
     code.explorer.change(
         handlers.show_file, [code.explorer, *now], outputs, api_visibility="private", show_progress="hidden"
     )
+    e.open_path.submit(handlers.open_typed, [e.open_path, *now], outputs, api_visibility="private")
     e.discard.click(handlers.discard_and_open, e.wanted, outputs, api_visibility="private")
     e.editor.input(None, [e.editor, e.baseline], e.unsaved, js=MARK_JS)
     code.refresh.click(disk.fresh_tree, None, code.explorer, api_visibility="private")

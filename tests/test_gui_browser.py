@@ -89,6 +89,22 @@ def test_a_request_in_the_browser_fills_the_sidebar_offline(app: RunningApp, tmp
             )
             assert "def add" in page.locator("#editor").inner_text()
 
+            # A path typed into the File box opens with Enter.
+            crew_file = next(
+                p
+                for p in sorted(workspace.rglob("*.py"))
+                if ".localcrew" not in p.parts and p.name != "calc.py"
+            )
+            first_line = next(line for line in crew_file.read_text().splitlines() if line.strip()).strip()
+            path_box = page.locator("#open-path textarea, #open-path input").first
+            path_box.fill(crew_file.relative_to(workspace).as_posix())
+            path_box.press("Enter")
+            page.wait_for_function(
+                "line => document.querySelector('#editor').innerText.includes(line)",
+                arg=first_line,
+                timeout=30_000,
+            )
+
             # New conversation empties the chat (the crew's memory of it is tested below the page).
             page.click("#clear-chat")
             page.wait_for_function(
