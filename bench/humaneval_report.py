@@ -90,8 +90,9 @@ def _pct(rate: dict[str, Any]) -> str:
 def markdown(summary: dict[str, Any]) -> str:
     lines = [
         f"HumanEval pass@1, model `{summary['model']}`, temperature 0, "
-        f"seed {summary['settings'].get('seed')}, crew rounds {summary['settings'].get('rounds')}, "
-        f"branches {summary['settings'].get('branches')}",
+        f"seed {summary['settings'].get('seed')}, crew rounds {summary['settings'].get('rounds')}"
+        # the bench-only procedure (gone since 2026-11-23) branched; the product's crew does not
+        + (f", branches {summary['settings']['branches']}" if summary["settings"].get("branches") else ""),
         "",
         "| mode | all | dev 0-81 | held-out 82-163 | s/problem | tokens/problem | LLM calls/problem |",
         "|---|---|---|---|---|---|---|",
