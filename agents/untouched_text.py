@@ -8,6 +8,7 @@ The diff then shows changes the user never asked for, and their bytes are gone. 
 answer drops and puts nothing in place of are restored, unless the request is about blank lines or
 layout; a module docstring the answer lacks is put back, unless the request is about docstrings.
 """
+
 from __future__ import annotations
 
 import ast
