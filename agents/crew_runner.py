@@ -709,8 +709,8 @@ class CrewRunner:
         changed = []
         for rel in sorted(set(context.written)):
             try:
-                now: str | None = self.files.read_text(rel) if self.files.resolve(rel).is_file() else None
-            except (ValueError, OSError):
+                now: str | None = self.files.read_text(rel)
+            except (ValueError, OSError):  # gone since, or unreadable: not the text it was
                 now = None
             before = context.originals.get(rel)  # None: new, or not kept to compare
             if before is None or now != before:

@@ -207,12 +207,11 @@ class WriteFileTool(_EventTool):
 
     def _keep_untouched(self, path: str, content: str) -> str:
         """A whole-file answer keeps the file's blank lines and docstring (agents.untouched_text)."""
-        files = self._context.files
+        if not path.endswith(".py"):
+            return content
         try:
-            if not path.endswith(".py") or not files.resolve(path).is_file():
-                return content
-            current = files.read_text(path)
-        except (WorkspaceError, OSError):
+            current = self._context.files.read_text(path)
+        except (ValueError, OSError):  # a new file, or not text: nothing to keep
             return content
         return keep_untouched(current, content, self._context.request)
 
