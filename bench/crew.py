@@ -1,6 +1,7 @@
 """Acceptance benchmark: the crew the IDE runs against one coder call, graded by hidden tests.
 
     python -m bench.crew [--model ID] [--limit N] [--rounds 3] [--json] [--out DIR]
+    python -m bench.crew --merge DIR [DIR ...] --out DIR   # one summary of runs split across processes
 
 Each request is a folder of bench/crew_requests/: request.txt, an optional files/ (the workspace
 before the run) and hidden_test.py, a pytest file that no prompt ever shows. reference/ holds a
@@ -16,7 +17,7 @@ Then the hidden test is copied in and run with pytest in the sandbox. Counted ne
 rates: false approvals (the crew approved, the hidden test failed), lost definitions (a function,
 class or method of a file that was there before is gone, and the request does not ask to remove
 it) and seconds per request. Each request's transcript goes to OUT/<request>.md as it finishes,
-every record and the summary to OUT/results.json.
+every record and the summary so far to OUT/results.json, so a stopped run keeps what it did.
 """
 
 from __future__ import annotations
@@ -466,7 +467,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where transcripts and results go")
+    parser.add_argument("--merge", type=Path, nargs="+", help="summarize these runs' results.json as one run")
     args = parser.parse_args(argv)
+    if args.merge:
+        return merge(args.merge, args.out, as_json=args.json)
 
     requests = only(load_requests(), args.only)
     requests = requests[: args.limit]
@@ -481,6 +485,7 @@ def main(argv: list[str] | None = None) -> int:
             single = run_single(engine, request)
             write_transcript(args.out, request, crew, single)
             records.append(record(request, crew, single))
+            write_results(args.out, summarize(records, model, args.rounds), records)
             notes = " FALSE APPROVAL" if crew.false_approval else ""
             notes += f" LOST {sorted(crew.lost)}" if crew.lost else ""
             print(
@@ -492,12 +497,36 @@ def main(argv: list[str] | None = None) -> int:
             )
     finally:
         engine.close()
-    result = summarize(records, model, args.rounds)
-    (args.out / "results.json").write_text(json.dumps({"summary": result, "records": records}, indent=1))
+    return report(args.out, summarize(records, model, args.rounds), records, as_json=args.json)
+
+
+def write_results(out: Path, result: dict[str, Any], records: list[dict[str, Any]]) -> None:
+    (out / "results.json").write_text(json.dumps({"summary": result, "records": records}, indent=1))
+
+
+def report(out: Path, result: dict[str, Any], records: list[dict[str, Any]], *, as_json: bool) -> int:
+    write_results(out, result, records)
     print("\n".join(summary_lines(result, records)))
-    if args.json:
+    if as_json:
         print(json.dumps(result))
     return 0
+
+
+def merge(runs: list[Path], out: Path, *, as_json: bool) -> int:
+    """One summary of a set run in parts (e.g. two processes on two cores), in request order."""
+    loaded = [json.loads((run / "results.json").read_text()) for run in runs]
+    models = {part["summary"]["model"] for part in loaded}
+    rounds = {part["summary"]["rounds"] for part in loaded}
+    if len(models) != 1 or len(rounds) != 1:
+        raise SystemExit(
+            f"cannot merge runs of different models or rounds: {sorted(models)} {sorted(rounds)}"
+        )
+    records = sorted((r for part in loaded for r in part["records"]), key=lambda r: r["request"])
+    names = [r["request"] for r in records]
+    if len(set(names)) != len(names):
+        raise SystemExit("cannot merge: a request appears in more than one run")
+    out.mkdir(parents=True, exist_ok=True)
+    return report(out, summarize(records, models.pop(), rounds.pop()), records, as_json=as_json)
 
 
 if __name__ == "__main__":

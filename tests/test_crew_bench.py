@@ -29,12 +29,14 @@ from bench.crew import (
     echoes_examples,
     load_requests,
     lost_in,
+    merge,
     prepare_workspace,
     record,
     run_crew,
     run_hidden_test,
     run_single,
     summarize,
+    write_results,
 )
 from tests.scripted_engine import ScriptedEngine, by_agent
 
@@ -213,3 +215,28 @@ def test_the_summary_counts_passes_false_approvals_and_lost_definitions() -> Non
     assert (result["crew_passed"], result["single_passed"], result["false_approvals"]) == (1, 0, 0)
     assert (result["crew_lost_definitions"], result["single_lost_definitions"]) == (0, 1)
     assert result["by_kind"] == {"edit": {"requests": 1, "crew_passed": 1, "single_passed": 0}}
+
+
+def test_runs_split_across_processes_merge_into_one_summary(tmp_path: Path) -> None:
+    fix, new = BY_NAME["02_edit_fix_mean"], BY_NAME["01_new_temperature"]
+    right = ScriptedEngine(by_agent(coder=[reference_reply(fix)], reviewer=[verdict(True)]))
+    lossy = ScriptedEngine([blocks(("mathx.py", MEAN_ONLY))])
+    wrong = "def c_to_f(c):\n    return c\n\n\ndef f_to_c(f):\n    return f\n"
+    approves_wrong = ScriptedEngine(
+        by_agent(coder=[blocks(("temperature.py", wrong))], reviewer=[verdict(True)])
+    )
+    single_new = ScriptedEngine([reference_reply(new)])
+    parts = {
+        "b": [record(fix, run_crew(right, fix, rounds=1), run_single(lossy, fix))],
+        "a": [record(new, run_crew(approves_wrong, new, rounds=1), run_single(single_new, new))],
+    }
+    for name, rows in parts.items():
+        (tmp_path / name).mkdir()
+        write_results(tmp_path / name, summarize(rows, "scripted", rounds=1), rows)
+    merge([tmp_path / "b", tmp_path / "a"], tmp_path / "all", as_json=False)
+    merged = json.loads((tmp_path / "all" / "results.json").read_text())
+    assert [r["request"] for r in merged["records"]] == ["01_new_temperature", "02_edit_fix_mean"]
+    s = merged["summary"]
+    assert (s["requests"], s["crew_passed"], s["single_passed"], s["false_approvals"]) == (2, 1, 1, 1)
+    with pytest.raises(SystemExit, match="more than one run"):
+        merge([tmp_path / "a", tmp_path / "all"], tmp_path / "again", as_json=False)
