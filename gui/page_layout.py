@@ -125,7 +125,6 @@ def build_code_tab(state: IdeState) -> CodeTab:
         explorer = ConfinedFileExplorer(  # lists through dir fds: no link is followed
             root_dir=state.workspace,
             glob=TREE_GLOBS[0],
-            ignore_glob="*/.localcrew",
             file_count="single",
             label="Workspace",
             elem_id="files",

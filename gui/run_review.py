@@ -54,6 +54,8 @@ def _run_label(info: RunInfo) -> str:
     if len(request) > LABEL_CHARS:
         request = request[: LABEL_CHARS - 1] + "…"
     files = ", ".join(info.files_written[:3]) + ("…" if len(info.files_written) > 3 else "")
+    if info.changed == []:  # wrote files back as they were, or wrote none: undoing it changes nothing
+        files = "changed nothing"
     parts = [when, request, files or "no file written"]
     if info.undone:
         parts.append("undone")
@@ -81,12 +83,14 @@ def chosen_run(workspace: Path, chosen: str | None) -> str | None:
 
 
 def newest_undoable(workspace: Path) -> str | None:
-    """The run Undo offers first: the last one not undone."""
+    """The run Undo offers first: the last one not undone that changed something (undoing a run
+    that changed nothing would spend the user's click on nothing), else the last one not undone."""
     try:
-        info = RunSnapshots(workspace).last_run()
+        runs = [info for info in RunSnapshots(workspace).runs() if not info.undone]
     except (SnapshotError, OSError):
         return None
-    return info.id if info else None
+    chosen = next((info for info in runs if info.changed != []), runs[0] if runs else None)
+    return chosen.id if chosen else None
 
 
 def run_files(workspace: Path) -> list[str]:
@@ -153,12 +157,6 @@ def undo_run(
     except (SnapshotError, OSError) as exc:
         return f"Undo failed: {exc}", None
     return _undone_text(result), None
-
-
-def undo_last_run(workspace: Path) -> str:
-    """The command-line style undo of the last run, deleting what it created without asking."""
-    result = _on_snapshots(workspace, RunSnapshots.undo, "Undo failed: {}")
-    return result if isinstance(result, str) else _undone_text(result)
 
 
 def redo_run(workspace: Path, run_id: str | None = None) -> str:

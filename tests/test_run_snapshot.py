@@ -349,3 +349,19 @@ def test_undo_removes_the_folders_a_run_made_when_nothing_else_is_in_them(ws: Pa
     snaps.end_run(run_id)
     snaps.undo()
     assert tree_state(ws) == before
+
+
+def test_a_run_knows_which_paths_it_changed(ws: Path) -> None:
+    snaps = RunSnapshots(ws)
+    files = WorkspaceFiles(ws, before_write=snaps.record_write)
+    same = snaps.begin_run("write a.txt back as it was")
+    files.write_text("a.txt", "alpha\n")
+    assert snaps.runs()[0].changed is None  # not ended: not known yet
+    snaps.end_run(same)
+    edit = snaps.begin_run("edit a.txt, add b.txt")
+    files.write_text("a.txt", "beta\n")
+    files.write_text("b.txt", "new\n")
+    snaps.end_run(edit)
+    by_id = {info.id: info for info in snaps.runs()}
+    assert by_id[same].files_written == ["a.txt"] and by_id[same].changed == []
+    assert by_id[edit].changed == ["a.txt", "b.txt"]

@@ -91,6 +91,7 @@ class RunInfo:
     undone: bool = False
     skipped: dict[str, str] = field(default_factory=dict)  # path -> why it was not saved
     undone_at: float = 0.0  # epoch seconds of the undo (0: not undone), so Redo takes the latest
+    changed: list[str] | None = None  # paths whose content the run changed; None: not known (not ended)
 
     @property
     def is_finished(self) -> bool:
@@ -139,6 +140,16 @@ class _Tree:
     @classmethod
     def from_json(cls, data: dict) -> _Tree:
         return cls(data["files"], data["links"], data["dirs"], data["skipped"])
+
+
+def _changed_paths(before: _Tree, after: _Tree) -> list[str]:
+    """Files and links that differ between two trees (content, mode or presence); a run that wrote
+    a file back as it was changed nothing."""
+    changed = set()
+    for kind in ("files", "links"):
+        old, new = getattr(before, kind), getattr(after, kind)
+        changed |= {rel for rel in old.keys() | new.keys() if old.get(rel) != new.get(rel)}
+    return sorted(changed)
 
 
 class RunSnapshots:
@@ -199,9 +210,12 @@ class RunSnapshots:
                 raise SnapshotError(f"no run {run_id!r} in {self.store}")
             # What the run left: undo then reverts only what the run changed, and leaves the user's
             # later work alone.
-            _write_json(meta_path.parent / "after.json", self._snapshot().to_json())
+            after = self._snapshot()
+            _write_json(meta_path.parent / "after.json", after.to_json())
+            before = _Tree.from_json(json.loads((meta_path.parent / "manifest.json").read_text("utf-8")))
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             meta["finished"] = time.time()
+            meta["changed"] = _changed_paths(before, after)
             _write_json(meta_path, meta)
             self._prune()
         if self._active == run_id:
@@ -628,6 +642,7 @@ class RunSnapshots:
             undone=bool(meta.get("undone")),
             skipped=skipped,
             undone_at=float(meta.get("undone") or 0.0),
+            changed=meta.get("changed"),
         )
 
     def _prune(self) -> None:
