@@ -61,33 +61,42 @@ def _docstring_head(text: str) -> str | None:
 
 
 def restore_blank_lines(old: str, new: str, request: str = "") -> str:
-    """`new`, with every run of blank lines of `old` that it deletes outright put back."""
+    """`new`, with every run of blank lines of `old` that it shortens or deletes put back.
+
+    The lines that are not blank are aligned (unchanged, or changed line for line); the blank
+    lines between two aligned neighbours are the longer of the two files' runs. Aligning blank
+    lines themselves would let difflib pair one gap's blank line with another gap's."""
     if ABOUT_LAYOUT.search(request):
         return new
-    before, after = old.splitlines(keepends=True), new.splitlines(keepends=True)
-    out: list[str] = []
-    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    old_lines, old_gaps = _split_blanks(old.splitlines(keepends=True))
+    new_lines, new_gaps = _split_blanks(new.splitlines(keepends=True))
+    end = "\0end of file"  # aligns the last lines' trailing gap like any other
+    pairs: set[tuple[int, int]] = set()
+    matcher = difflib.SequenceMatcher(None, [*old_lines, end], [*new_lines, end], autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        gone, given = before[i1:i2], after[j1:j2]
-        if tag == "delete" and _blanks(gone) == len(gone):
-            out.extend(gone)
-        elif tag == "replace" and _blanks(gone) < len(gone) and _blanks(given) < len(given):
-            # A changed line next to the blank lines takes them into its block: compare the
-            # block's leading and trailing blank lines instead.
-            lead = gone[: max(0, _blanks(gone) - _blanks(given))]
-            tail_gone, tail_given = _blanks(gone[::-1]), _blanks(given[::-1])
-            tail = gone[len(gone) - tail_gone : len(gone) - tail_given] if tail_gone > tail_given else []
-            out.extend(lead + given + tail)
-        else:
-            out.extend(given)
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            pairs.update(zip(range(i1, i2), range(j1, j2), strict=True))
+    gaps = list(new_gaps)
+    if new and not new.endswith("\n"):
+        pairs.discard((len(old_lines), len(new_lines)))  # no blank line can follow an unended line
+    for i, j in pairs:
+        neighbours = (i, j) == (0, 0) or (i - 1, j - 1) in pairs
+        if neighbours and len(old_gaps[i]) > len(new_gaps[j]):
+            gaps[j] = old_gaps[i]
+    out = list(gaps[0])
+    for line, gap in zip(new_lines, gaps[1:], strict=True):
+        out.extend([line, *gap])
     return "".join(out)
 
 
-def _blanks(lines: list[str]) -> int:
-    """How many blank lines the list starts with."""
-    count = 0
+def _split_blanks(lines: list[str]) -> tuple[list[str], list[list[str]]]:
+    """The non-blank lines, and the runs of blank lines before, between and after them."""
+    text: list[str] = []
+    gaps: list[list[str]] = [[]]
     for line in lines:
         if line.strip():
-            break
-        count += 1
-    return count
+            text.append(line)
+            gaps.append([])
+        else:
+            gaps[-1].append(line)
+    return text, gaps

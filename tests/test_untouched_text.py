@@ -17,6 +17,14 @@ def test_blank_lines_dropped_between_functions_are_put_back() -> None:
     assert restored == new.replace("\n\ndef square", "\n\n\ndef square")
 
 
+def test_blank_lines_between_two_changed_lines_are_put_back() -> None:
+    # The answer changed the line above the gap and the one below it, and dropped the gap.
+    old = "def f1(x):\n    return x\n\n\ndef f2(x):\n    return 2 * x\n\n\ndef f3():\n    pass\n"
+    new = "def f1(x):\n    return x + 1\ndef f2(y):\n    return 2 * y\n\ndef f3():\n    pass\n"
+    want = "def f1(x):\n    return x + 1\n\n\ndef f2(y):\n    return 2 * y\n\n\ndef f3():\n    pass\n"
+    assert restore_blank_lines(old, new) == want
+
+
 def test_what_the_answer_changes_or_removes_stays_changed() -> None:
     new = "def mean(values):\n    return sum(values) / len(values)\n"  # square removed with its blanks
     assert restore_blank_lines(OLD, new, "Remove square and fix mean.") == new
