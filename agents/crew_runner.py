@@ -596,10 +596,11 @@ class CrewRunner:
     def _without_path_line(self, block: FileBlock) -> str:
         """The content without a first line `# calc.py` naming the file itself (the 0.5B adds one
         to every file it writes), unless the file already began with it. A bare `calc.py` line
-        is never code meant: it went to the file and broke its import."""
+        is never code meant: it went to the file and broke its import. The blank lines under it
+        go too: a new file does not start with one."""
         first, _, rest = block.content.partition("\n")
         if first.strip() == block.path and rest.strip():
-            return rest
+            return rest.lstrip("\n")
         if first.strip() != f"# {block.path}" or not rest.strip():
             return block.content
         try:
@@ -607,7 +608,7 @@ class CrewRunner:
                 return block.content
         except (ValueError, OSError):  # a new file
             pass
-        return rest
+        return rest.lstrip("\n")
 
     def _llm(self, role: Role, schema: dict[str, Any] | None) -> LocalLLM:
         llm = LocalLLM(

@@ -680,6 +680,12 @@ def test_fresh_tries_go_on_after_a_repeated_answer(workspace: Path) -> None:
     assert summary.approved and summary.rounds_used == 3
 
 
+def test_a_comment_naming_the_new_file_is_not_written_nor_the_blank_line_under_it(workspace: Path) -> None:
+    summary, _ = run(one_round(content="# total_calc.py\n\n" + GOOD), workspace)
+    assert summary.files_changed == ["total_calc.py"]
+    assert (workspace / "total_calc.py").read_text() == GOOD
+
+
 def test_a_version_that_does_not_import_never_wins_and_a_bare_path_line_is_not_code(
     workspace: Path,
 ) -> None:
