@@ -29,6 +29,7 @@ from agents.events import (
     ToolCallStarted,
     preview,
 )
+from agents.example_usage import guard_example_usage
 from agents.roles import asks_for_output
 from agents.untouched_text import keep_untouched
 from agents.written_checks import CheckOutcome, check_program, read_outcome
@@ -187,12 +188,16 @@ class WriteFileTool(_EventTool):
         if not content.strip():
             raise ValueError(f"refusing to write an empty {path}: give the whole file content")
         content, merged = self._keep_definitions(path, content)
+        guarded = False
         if merged is None:
             content = self._keep_untouched(path, content)
+            if path.endswith(".py") and (old := self._original(path)) is not None:
+                content, guarded = guard_example_usage(old, content, self._context.request)
         written = self._context.files.write_text(path, content if content.endswith("\n") else content + "\n")
         self._context.written.append(written.rel)
         self._context.bus.emit(FileChanged(path=written.rel, action=written.action, diff=written.diff()))
         how = f", edited in place: {merged.summary()}" if merged else ""
+        how += ', example code at its end put under if __name__ == "__main__"' if guarded else ""
         return f"{written.action} {written.rel} ({written.bytes_written} bytes{how})"
 
     def _original(self, path: str) -> str | None:

@@ -686,6 +686,19 @@ def test_a_comment_naming_the_new_file_is_not_written_nor_the_blank_line_under_i
     assert (workspace / "total_calc.py").read_text() == GOOD
 
 
+def test_example_code_appended_to_the_users_module_runs_only_as_a_script(workspace: Path) -> None:
+    half = UTIL + "\n\ndef half(x):\n    return x / 2\n\n\nprint(half(4))\n"
+    engine = ScriptedEngine(
+        by_agent(coder=[files(("util.py", half))], reviewer=[checks("assert half(4) == 2")])
+    )
+    summary, bus = run(engine, workspace, request="In util.py, add half(x) that returns x / 2.")
+    assert summary.approved, summary.message
+    text = (workspace / "util.py").read_text()
+    assert text.endswith('\n\nif __name__ == "__main__":\n    print(half(4))\n') and "def half(x):" in text
+    write = next(e for e in events(bus, ToolCallFinished) if e.name == "write_file")
+    assert "__main__" in write.result
+
+
 def test_a_version_that_does_not_import_never_wins_and_a_bare_path_line_is_not_code(
     workspace: Path,
 ) -> None:
