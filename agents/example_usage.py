@@ -17,6 +17,7 @@ from agents.roles import asks_for_output
 
 ASKS_FOR_SCRIPT = re.compile(r"\b(output|script|examples?|usage|demo|main|run it|when run)\b", re.IGNORECASE)
 MAIN_GUARD = 'if __name__ == "__main__":\n'
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def guard_example_usage(old: str, new: str, request: str = "") -> tuple[str, bool]:
@@ -28,14 +29,14 @@ def guard_example_usage(old: str, new: str, request: str = "") -> tuple[str, boo
         old_tree, new_tree = ast.parse(old), ast.parse(new)
     except SyntaxError:  # not Python: the checks say so
         return new, False
-    if _runs_code(old_tree.body):
-        return new, False
-    tail = _trailing_usage(new_tree.body)
+    if _runs_code(old_tree.body) or not any(isinstance(node, DEFINITIONS) for node in old_tree.body):
+        return new, False  # a script, or a file that defines nothing: statements are its point
+    tail = _trailing_usage(new_tree.body, kept={ast.dump(node) for node in old_tree.body})
     if not tail or not _runs_code(tail) or any(_multiline_string(node) for node in tail):
         return new, False
     lines = new.splitlines(keepends=True)
     start = tail[0].lineno - 1
-    while start > 0 and lines[start - 1].lstrip().startswith("#"):  # its "# Example usage" heading
+    while start > 0 and lines[start - 1].startswith("#"):  # its "# Example usage" heading
         start -= 1
     body = [("    " + line if line.strip() else line) for line in lines[start:]]
     if body and not body[-1].endswith("\n"):
@@ -48,18 +49,17 @@ def guard_example_usage(old: str, new: str, request: str = "") -> tuple[str, boo
     return guarded, True
 
 
-def _trailing_usage(body: list[ast.stmt]) -> list[ast.stmt]:
-    """The statements after the module's last definition, import or main guard."""
+def _trailing_usage(body: list[ast.stmt], kept: set[str]) -> list[ast.stmt]:
+    """The new statements after the module's last definition, import, main guard or statement the
+    file already had (`kept`: those the old file had, as ast dumps): only what the answer added moves."""
     tail: list[ast.stmt] = []
     for node in reversed(body):
-        if isinstance(
-            node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Import | ast.ImportFrom
-        ):
+        if isinstance(node, (*DEFINITIONS, ast.Import, ast.ImportFrom)):
             break
-        if _is_main_guard(node):
+        if _is_main_guard(node) or ast.dump(node) in kept:
             break
         tail.insert(0, node)
-    return tail if len(tail) < len(body) else []  # a file of statements only is a script
+    return tail
 
 
 def _runs_code(body: list[ast.stmt]) -> bool:

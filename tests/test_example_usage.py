@@ -49,6 +49,9 @@ def test_what_the_user_asked_for_or_already_had_is_left_as_it_is() -> None:
     assert guard_example_usage(script, script + USAGE, "Add done()") == (script + USAGE, False)
     constants = TODO + "\nLIMIT = 10\n"  # a new constant is not example code
     assert guard_example_usage(TODO, constants, "Add a LIMIT") == (constants, False)
+    listed = TODO + '\n__all__ = ["TodoList"]\n'  # the user's own statement at the end stays put
+    guarded, moved = guard_example_usage(listed, listed + USAGE, "Add done()")
+    assert moved and guarded.startswith(listed + '\nif __name__ == "__main__":\n')
     only_statements = "x = 1\n"
     assert guard_example_usage(only_statements, "x = 1\nprint(x)\n", "y") == ("x = 1\nprint(x)\n", False)
 

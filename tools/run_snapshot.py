@@ -143,10 +143,10 @@ class _Tree:
 
 
 def _changed_paths(before: _Tree, after: _Tree) -> list[str]:
-    """Files and links that differ between two trees (content, mode or presence); a run that wrote
-    a file back as it was changed nothing."""
+    """Paths that differ between two trees (content, mode or presence); a run that wrote a file
+    back as it was changed nothing."""
     changed = set()
-    for kind in ("files", "links"):
+    for kind in ("files", "links", "dirs", "skipped"):
         old, new = getattr(before, kind), getattr(after, kind)
         changed |= {rel for rel in old.keys() | new.keys() if old.get(rel) != new.get(rel)}
     return sorted(changed)
