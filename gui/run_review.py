@@ -75,20 +75,29 @@ def run_choices(workspace: Path) -> list[tuple[str, str]]:
 def chosen_run(workspace: Path, chosen: str | None) -> str | None:
     """The run the chooser keeps after the workspace changed: the user's choice while it can still
     be undone (an undo that only asked must not move it), else the newest undoable run."""
-    try:
-        undoable = {info.id for info in RunSnapshots(workspace).runs() if not info.undone}
-    except (SnapshotError, OSError):
+    runs = _not_undone(workspace)
+    if runs is None:
         return None
-    return chosen if chosen in undoable else newest_undoable(workspace)
+    return chosen if chosen in {info.id for info in runs} else _offered(runs)
 
 
 def newest_undoable(workspace: Path) -> str | None:
-    """The run Undo offers first: the last one not undone that changed something (undoing a run
-    that changed nothing would spend the user's click on nothing), else the last one not undone."""
+    """The run Undo offers first (see _offered)."""
+    runs = _not_undone(workspace)
+    return None if runs is None else _offered(runs)
+
+
+def _not_undone(workspace: Path) -> list[RunInfo] | None:
+    """The runs not undone, newest first; None when the store cannot be read."""
     try:
-        runs = [info for info in RunSnapshots(workspace).runs() if not info.undone]
+        return [info for info in RunSnapshots(workspace).runs() if not info.undone]
     except (SnapshotError, OSError):
         return None
+
+
+def _offered(runs: list[RunInfo]) -> str | None:
+    """The last run that changed something (undoing a run that changed nothing would spend the
+    user's click on nothing), else the last one."""
     chosen = next((info for info in runs if info.changed != []), runs[0] if runs else None)
     return chosen.id if chosen else None
 
