@@ -103,12 +103,15 @@ def _offered(runs: list[RunInfo]) -> str | None:
 
 
 def run_files(workspace: Path) -> list[str]:
-    """The files the last (not undone) run wrote, for the Reject choice."""
+    """The files the last (not undone) run changed, for the Reject choice: a file it wrote back as
+    it was has nothing to reject."""
     try:
         info = RunSnapshots(workspace).last_run()
     except (SnapshotError, OSError):
         return []
-    return list(info.files_written) if info else []
+    if info is None:
+        return []
+    return [rel for rel in info.files_written if info.changed is None or rel in info.changed]
 
 
 def reject_file(workspace: Path, rel: str | None) -> str:

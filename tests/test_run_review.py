@@ -1,10 +1,11 @@
-"""gui.run_review: the Undo chooser names a run that changed nothing and offers the last real change."""
+"""gui.run_review: the Undo chooser names a run that changed nothing and offers the last real change;
+Reject offers only the files the last run changed."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from gui.run_review import newest_undoable, run_choices, undo_run
+from gui.run_review import newest_undoable, run_choices, run_files, undo_run
 from tools.run_snapshot import RunSnapshots
 from tools.workspace_files import WorkspaceFiles
 
@@ -36,3 +37,12 @@ def test_when_no_run_changed_anything_the_last_one_is_still_offered(tmp_path: Pa
     only = run(tmp_path, "look at a.py", {"a.py": "x = 1\n"})
     assert newest_undoable(tmp_path) == only
     assert newest_undoable(tmp_path / "missing") is None
+
+
+def test_reject_lists_only_the_files_the_last_run_changed(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "b.py").write_text("y = 2\n")
+    run(tmp_path, "change b.py", {"a.py": "x = 1\n", "b.py": "y = 3\n"})
+    assert run_files(tmp_path) == ["b.py"]
+    run(tmp_path, "look again", {"a.py": "x = 1\n"})
+    assert run_files(tmp_path) == []
