@@ -1,6 +1,6 @@
 """Acceptance benchmark: the crew the IDE runs against one coder call, graded by hidden tests.
 
-    python -m bench.crew [--model ID] [--limit N] [--rounds 3] [--json] [--out DIR]
+    python -m bench.crew [--model ID] [--limit N] [--rounds 3] [--plan-retries] [--json] [--out DIR]
     python -m bench.crew --merge DIR [DIR ...] --out DIR   # one summary of runs split across processes
 
 Each request is a folder of bench/crew_requests/: request.txt, an optional files/ (the workspace
@@ -237,13 +237,16 @@ def crew_steps(history: list[Any]) -> list[dict[str, Any]]:
     return steps
 
 
-def run_crew(engine: Engine, request: AcceptanceRequest, rounds: int) -> Outcome:
+def run_crew(
+    engine: Engine, request: AcceptanceRequest, rounds: int, *, plan_retries: bool = False
+) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="bench-crew-") as folder:
         workspace = Path(folder)
         before = prepare_workspace(request, workspace)
         bus = EventBus()
         began = time.perf_counter()
-        summary = build_crew(engine, workspace, bus, CrewSettings(rounds=rounds)).run(request.text)
+        settings = CrewSettings(rounds=rounds, plan_retries=plan_retries)
+        summary = build_crew(engine, workspace, bus, settings).run(request.text)
         seconds = time.perf_counter() - began
         files = _written(workspace, summary.files_changed)
         lost = lost_in(before, workspace, request.text)
@@ -386,7 +389,9 @@ def record(request: AcceptanceRequest, crew: Outcome, single: Outcome) -> dict[s
     }
 
 
-def summarize(records: list[dict[str, Any]], model: str, rounds: int) -> dict[str, Any]:
+def summarize(
+    records: list[dict[str, Any]], model: str, rounds: int, *, plan_retries: bool = False
+) -> dict[str, Any]:
     n = len(records)
 
     def share(count: int) -> float:
@@ -399,6 +404,7 @@ def summarize(records: list[dict[str, Any]], model: str, rounds: int) -> dict[st
         "date": datetime.date.today().isoformat(),
         "model": model,
         "rounds": rounds,
+        "plan_retries": plan_retries,
         "requests": n,
         "crew_passed": crew_passed,
         "single_passed": single_passed,
@@ -440,7 +446,8 @@ def summary_lines(result: dict[str, Any], records: list[dict[str, Any]]) -> list
     gain = 100 * (result["crew_pass_rate"] - result["single_pass_rate"])
     return [
         f"Acceptance set on {result['model']}, {result['date']}: {n} requests, "
-        f"crew with {result['rounds']} round(s)",
+        f"crew with {result['rounds']} round(s)"
+        + (", the planner planning each retry" if result.get("plan_retries") else ""),
         f"pass rate: crew {result['crew_passed']}/{n} = {result['crew_pass_rate']:.1%}, "
         f"single call {result['single_passed']}/{n} = {result['single_pass_rate']:.1%} ({gain:+.1f} points)",
         f"by kind (crew vs single): {kinds}",
@@ -465,6 +472,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="run only the first N requests")
     parser.add_argument("--only", default="", help="request names or prefixes, e.g. 01,02_edit")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--plan-retries", action="store_true", help="the planner plans each retry (off in the IDE)"
+    )
     parser.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where transcripts and results go")
     parser.add_argument("--merge", type=Path, nargs="+", help="summarize these runs' results.json as one run")
@@ -481,11 +491,13 @@ def main(argv: list[str] | None = None) -> int:
     records: list[dict[str, Any]] = []
     try:
         for number, request in enumerate(requests, start=1):
-            crew = run_crew(engine, request, args.rounds)
+            crew = run_crew(engine, request, args.rounds, plan_retries=args.plan_retries)
             single = run_single(engine, request)
             write_transcript(args.out, request, crew, single)
             records.append(record(request, crew, single))
-            write_results(args.out, summarize(records, model, args.rounds), records)
+            write_results(
+                args.out, summarize(records, model, args.rounds, plan_retries=args.plan_retries), records
+            )
             notes = " FALSE APPROVAL" if crew.false_approval else ""
             notes += f" LOST {sorted(crew.lost)}" if crew.lost else ""
             print(
@@ -497,7 +509,8 @@ def main(argv: list[str] | None = None) -> int:
             )
     finally:
         engine.close()
-    return report(args.out, summarize(records, model, args.rounds), records, as_json=args.json)
+    result = summarize(records, model, args.rounds, plan_retries=args.plan_retries)
+    return report(args.out, result, records, as_json=args.json)
 
 
 def write_results(out: Path, result: dict[str, Any], records: list[dict[str, Any]]) -> None:
@@ -516,17 +529,17 @@ def merge(runs: list[Path], out: Path, *, as_json: bool) -> int:
     """One summary of a set run in parts (e.g. two processes on two cores), in request order."""
     loaded = [json.loads((run / "results.json").read_text()) for run in runs]
     models = {part["summary"]["model"] for part in loaded}
-    rounds = {part["summary"]["rounds"] for part in loaded}
+    rounds = {(part["summary"]["rounds"], part["summary"].get("plan_retries", False)) for part in loaded}
     if len(models) != 1 or len(rounds) != 1:
-        raise SystemExit(
-            f"cannot merge runs of different models or rounds: {sorted(models)} {sorted(rounds)}"
-        )
+        raise SystemExit(f"cannot merge runs of different models or crews: {sorted(models)} {sorted(rounds)}")
     records = sorted((r for part in loaded for r in part["records"]), key=lambda r: r["request"])
     names = [r["request"] for r in records]
     if len(set(names)) != len(names):
         raise SystemExit("cannot merge: a request appears in more than one run")
     out.mkdir(parents=True, exist_ok=True)
-    return report(out, summarize(records, models.pop(), rounds.pop()), records, as_json=as_json)
+    (rounds_used, plan_retries), model = rounds.pop(), models.pop()
+    result = summarize(records, model, rounds_used, plan_retries=plan_retries)
+    return report(out, result, records, as_json=as_json)
 
 
 if __name__ == "__main__":

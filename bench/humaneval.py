@@ -61,7 +61,7 @@ def solve(mode: str, engine: Engine, problem: dict[str, Any], args: argparse.Nam
     gen = GenerationSettings(temperature=0.0, repeat_penalty=args.repeat_penalty, seed=args.seed)
     if mode == "single":
         return solve_single(engine, problem, gen, Budget.for_model(engine.info, engine.settings.n_ctx))
-    return solve_crew(engine, problem, gen, args.rounds)
+    return solve_crew(engine, problem, gen, args.rounds, plan_retries=args.plan_retries)
 
 
 def record_of(
@@ -112,6 +112,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--offset", type=int, default=0, help="first problem (0-163)")
     parser.add_argument("--limit", type=int, default=None, help="how many problems (default: to the end)")
     parser.add_argument("--rounds", type=int, default=3, help="crew: rounds of the IDE's crew")
+    parser.add_argument("--plan-retries", action="store_true", help="crew: the planner plans each retry")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--seed", type=int, default=1234)
@@ -161,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         "temperature": 0.0,
         "repeat_penalty": args.repeat_penalty,
         "rounds": args.rounds,
+        "plan_retries": args.plan_retries,
         "n_ctx": args.n_ctx,
         "budget": asdict(Budget.for_model(engine.info, engine.settings.n_ctx)),
     }

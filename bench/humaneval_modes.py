@@ -131,7 +131,14 @@ def crew_request(entry_point: str) -> str:
     )
 
 
-def solve_crew(engine: Engine, problem: dict[str, Any], gen: GenerationSettings, rounds: int = 3) -> Solution:
+def solve_crew(
+    engine: Engine,
+    problem: dict[str, Any],
+    gen: GenerationSettings,
+    rounds: int = 3,
+    *,
+    plan_retries: bool = False,
+) -> Solution:
     """The product's crew on the problem; it sizes its own replies from the model."""
     from agents.crew_factory import build_crew
     from agents.crew_runner import CrewSettings
@@ -145,7 +152,9 @@ def solve_crew(engine: Engine, problem: dict[str, Any], gen: GenerationSettings,
         # `pass`, not `...`: the 0.5B wrote `... + [numbers[-1]]` into its answer.
         (workspace / SOLUTION_FILE).write_text(problem["prompt"].rstrip("\n") + "\n    pass\n")
         bus = EventBus()
-        settings = CrewSettings(rounds=rounds, temperature=gen.temperature, seed=gen.seed)
+        settings = CrewSettings(
+            rounds=rounds, temperature=gen.temperature, seed=gen.seed, plan_retries=plan_retries
+        )
         summary = build_crew(engine, workspace, bus, settings).run(crew_request(entry))
         code = (workspace / SOLUTION_FILE).read_text(encoding="utf-8", errors="replace")
     solution = Solution(

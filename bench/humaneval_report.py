@@ -92,7 +92,8 @@ def markdown(summary: dict[str, Any]) -> str:
         f"HumanEval pass@1, model `{summary['model']}`, temperature 0, "
         f"seed {summary['settings'].get('seed')}, crew rounds {summary['settings'].get('rounds')}"
         # the bench-only procedure (gone since 2026-11-23) branched; the product's crew does not
-        + (f", branches {summary['settings']['branches']}" if summary["settings"].get("branches") else ""),
+        + (f", branches {summary['settings']['branches']}" if summary["settings"].get("branches") else "")
+        + (", the planner planning each retry" if summary["settings"].get("plan_retries") else ""),
         "",
         "| mode | all | dev 0-81 | held-out 82-163 | s/problem | tokens/problem | LLM calls/problem |",
         "|---|---|---|---|---|---|---|",

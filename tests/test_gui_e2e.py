@@ -73,7 +73,7 @@ def test_a_request_writes_a_file_feeds_the_sidebar_and_queues_a_second_tab(app: 
     assert not (_workspace(app) / "never.py").exists()  # the withdrawn request never ran
     assert written, "the crew wrote no Python file"
     labels = [_text(m).split("\n", 1)[0] for m in chat]
-    for agent in ("**Coder**", "**Reviewer**"):  # the planner speaks only after a failed check
+    for agent in ("**Coder**", "**Reviewer**"):  # no planner: it plans retries only when asked to
         assert any(label.startswith(agent) for label in labels), labels
     tool_panels = [m for m in chat if (m.get("metadata") or {}).get("title", "").startswith("Tool: ")]
     assert tool_panels and all(m["metadata"]["status"] == "done" for m in tool_panels)

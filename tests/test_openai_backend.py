@@ -49,10 +49,13 @@ def _remote(url: str, **kw: object) -> OpenAIEngine:
     return engine
 
 
-def _crew_run(engine: ChatEngine, workspace: Path, rounds: int = 1) -> tuple[object, list[object]]:
+def _crew_run(
+    engine: ChatEngine, workspace: Path, rounds: int = 1, *, plan_retries: bool = False
+) -> tuple[object, list[object]]:
     workspace.mkdir(exist_ok=True)
     bus = EventBus()
-    summary = build_crew(engine, workspace, bus, CrewSettings(rounds=rounds)).run(REQUEST)
+    settings = CrewSettings(rounds=rounds, plan_retries=plan_retries)
+    summary = build_crew(engine, workspace, bus, settings).run(REQUEST)
     return summary, bus.history
 
 
@@ -98,6 +101,7 @@ def test_a_crew_request_completes_through_the_server_as_in_process(
         assert {type(e) for e in events} >= CORE_KINDS
         assert not [e for e in events if isinstance(e, Notice) and e.level == "error"]
         assert summary.llm_calls >= 1 and summary.tokens_generated > 0  # type: ignore[attr-defined]
+
     # The same steps in the same order: the same agents took turns in both.
     def turns(events: list[object]) -> list[tuple[str, int]]:
         return [(e.agent, e.round) for e in events if isinstance(e, AgentStarted)]
@@ -183,9 +187,7 @@ def _one_error(events: list[object]) -> str:
         ("garbage", "sent something that is not a chat completion"),
     ],
 )
-def test_a_failing_server_ends_the_run_with_one_clear_message(
-    mode: str, said: str, tmp_path: Path
-) -> None:
+def test_a_failing_server_ends_the_run_with_one_clear_message(mode: str, said: str, tmp_path: Path) -> None:
     with StubServer(mode, reply=lambda body: "```python\n# add.py\nprint(5)\n```\n") as stub:
         stub.slow_s = 1.5
         summary, events = _failing_run(stub.url, tmp_path / "ws", read_timeout_s=0.5, retries=1)
@@ -219,7 +221,8 @@ def test_a_server_going_down_mid_session_ends_the_run_and_undo_works(tmp_path: P
 
 
 def test_text_where_a_schema_was_asked_ends_the_run_and_undo_restores(tmp_path: Path) -> None:
-    """Round 1 writes add.py, which fails its run; round 2's planner asks for JSON and gets prose."""
+    """Round 1 writes add.py, which fails its run; round 2's planner (asked to plan retries) asks
+    for JSON and gets prose."""
 
     def reply(body: dict) -> str:
         if body.get("response_format") or body.get("grammar"):
@@ -230,7 +233,7 @@ def test_text_where_a_schema_was_asked_ends_the_run_and_undo_restores(tmp_path: 
     with StubServer("ok", reply=reply) as stub:
         engine = OpenAIEngine(RemoteSettings(stub.url, retry_wait_s=0.05))
         engine.load()
-        summary, events = _crew_run(engine, tmp_path, rounds=2)
+        summary, events = _crew_run(engine, tmp_path, rounds=2, plan_retries=True)
     assert "not JSON although a JSON schema was asked" in _one_error(events)
     assert any(isinstance(e, FileChanged) and e.path == "add.py" for e in events)
     assert (tmp_path / "add.py").exists()
