@@ -516,7 +516,10 @@ class CrewRunner:
             coder = replace(
                 coder, generation=replace(coder.generation, temperature=RETRY_TEMPERATURE, seed=seed)
             )
-        shown = self._current_files_text(allowed_files or self._earlier, context.originals if fresh else None)
+        shown_files = self._current_files(
+            allowed_files or self._earlier, context.originals if fresh else None
+        )
+        shown = self._current_files_text(shown_files)
         reply = self._step(
             coder,
             round_number,
@@ -534,7 +537,7 @@ class CrewRunner:
         context.agent = "coder"
         # A follow-up's code block without a file name is about the one file the last run changed.
         fallback = self._earlier[0] if len(self._earlier) == 1 else None
-        blocks = file_blocks(reply, allowed_files, fallback)
+        blocks = file_blocks(reply, allowed_files, fallback, shown_files)
         problems: list[str] = []
         if not blocks:
             cut = (
@@ -665,15 +668,13 @@ class CrewRunner:
         expects_output = expects_output and len(targets) == 1
         return [run_check(context, "python", t, expects_output=expects_output) for t in targets]
 
-    def _current_files_text(self, names: list[str], before: dict[str, str | None] | None = None) -> str:
-        """The existing files the coder is to change, whole, within the budget (~1,500 tokens).
-        With no file in view (a new module), a small project's files are all shown: a request may
-        build on them or read a data file, and one plain coder call that saw them did better.
-        `before`: what the files written in this run held before it (None: created by it)."""
-        if not names:
-            names = self._small_project_files()
-        parts, used = [], 0
-        for rel in names:
+    def _current_files(self, names: list[str], before: dict[str, str | None] | None = None) -> dict[str, str]:
+        """The existing files the coder is to change, as it will be shown them: with no file in view
+        (a new module), a small project's files are all shown, since a request may build on them or
+        read a data file, and one plain coder call that saw them did better. `before`: what the files
+        written in this run held before it (None: created by it)."""
+        shown = {}
+        for rel in names or self._small_project_files():
             try:
                 if before is not None and rel in before:
                     text = before[rel]
@@ -683,6 +684,13 @@ class CrewRunner:
                     text = self.files.read_text(rel)
             except (ValueError, OSError):  # not there yet (a new file), or unreadable
                 continue
+            shown[rel] = text
+        return shown
+
+    def _current_files_text(self, files: dict[str, str]) -> str:
+        """The files whole, within the budget (~1,500 tokens)."""
+        parts, used = [], 0
+        for rel, text in files.items():
             if used + len(text) > self.settings.current_files_chars:
                 parts.append(f"{rel}: too long to show whole")
                 continue

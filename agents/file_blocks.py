@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import PurePosixPath
@@ -79,18 +80,49 @@ def _path_inside(code: str) -> str | None:
     return match.group(1) if match else None
 
 
-def file_blocks(reply: str, expected: list[str], fallback: str | None = None) -> list[FileBlock]:
+def file_blocks(
+    reply: str, expected: list[str], fallback: str | None = None, shown: Mapping[str, str] | None = None
+) -> list[FileBlock]:
     """The files a reply writes, last version of each. A block without a path belongs to the one
     expected file when there is exactly one (else to `fallback`: the file a follow-up is about);
-    output or shell blocks are never files. With expected files, only those may be written."""
+    output or shell blocks are never files. With expected files, only those may be written.
+    `shown`: the files as the coder was shown them; a later block that repeats one as it was does
+    not replace an earlier block that changed it (the 0.5B wrote todo.py three times: as it was,
+    with the asked-for method, then as it was again)."""
     found: dict[str, str] = {}
     for before, language, block in _blocks(reply):
         if language in _NOT_FILES or not block.strip():
             continue
         for number, code in enumerate(_split_at_headers(block, expected)):
             named = (_path_before(before) if number == 0 else None) or _path_inside(code)
+            earlier = dict(found)
             _place(found, code, language, named, expected, fallback)
+            for path, text in earlier.items():
+                if (
+                    found[path] != text
+                    and shown
+                    and path in shown
+                    and _repeats(found[path], text, shown[path])
+                ):
+                    found[path] = text
     return [FileBlock(path, content) for path, content in found.items()]
+
+
+def _repeats(later: str, earlier: str, shown: str) -> bool:
+    """`later` has the code of the file as shown, and `earlier` does not."""
+    return _code(later) == _code(shown) != _code(earlier)
+
+
+def _code(text: str) -> str:
+    """Python's syntax tree without the module docstring and path comment (the 0.5B drops one
+    and adds the other); other text as it is, stripped."""
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError):
+        return text.strip()
+    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
+        body = body[1:]
+    return ast.dump(ast.Module(body=body, type_ignores=[]))
 
 
 def _split_at_headers(code: str, expected: list[str]) -> list[str]:

@@ -299,7 +299,7 @@ def run_single(engine: Engine, request: AcceptanceRequest) -> Outcome:
             reply, stats = "", CallStats()
             problems.append(f"the call failed: {exc}")
         files = WorkspaceFiles(workspace)
-        for block in file_blocks(reply, files_named_in(request.text)):
+        for block in file_blocks(reply, files_named_in(request.text), shown=before):
             try:
                 files.write_text(block.path, block.content)
                 written.append(block.path)

@@ -745,3 +745,15 @@ def test_a_function_the_request_asks_for_that_no_file_defines_is_a_problem(works
     # Builtins and method calls are not asked for; once half exists the run is approved.
     assert not any("len()" in fix or "split()" in fix for fix in first.fixes)
     assert summary.approved and "def half" in (workspace / "util.py").read_text()
+
+
+def test_a_reply_that_writes_the_file_again_as_it_was_after_changing_it_keeps_the_change(
+    workspace: Path,
+) -> None:
+    # The 0.5B, asked to add done(), wrote util.py three times: as it was, with done(), as it was.
+    with_done = UTIL + "\n\ndef done(x):\n    return x\n"
+    reply = files(("util.py", UTIL), ("util.py", with_done), ("util.py", UTIL))
+    engine = ScriptedEngine(by_agent(coder=[reply], reviewer=[checks("assert done(2) == 2")]))
+    summary, _ = run(engine, workspace, request="Add a function done(x) to util.py that returns x.")
+    assert (workspace / "util.py").read_text() == with_done
+    assert summary.approved and summary.files_changed == ["util.py"]

@@ -106,3 +106,16 @@ def test_a_nameless_block_of_tests_or_calls_after_the_code_is_not_the_file() -> 
     assert file_blocks(script, ["total.py"]) == [FileBlock("total.py", "print(sum(range(11)))\n")]
     named = "main.py\n```python\nprint(Account().balance)\n```\n"
     assert file_blocks(named, ["main.py", "bank.py"])[0].path == "main.py"
+
+
+def test_a_later_block_repeating_the_file_as_shown_does_not_undo_an_earlier_change() -> None:
+    shown = {"todo.py": '"""To-dos."""\n\n\nclass TodoList:\n    pass\n'}
+    changed = "class TodoList:\n    def done(self, i):\n        return i\n"
+    as_shown = "# todo.py\nclass TodoList:\n    pass\n"  # the docstring dropped, a path comment added
+    reply = "".join(f"todo.py\n{F}python\n{code}{F}\n\n" for code in (as_shown, changed, as_shown))
+    assert [b.content for b in file_blocks(reply, ["todo.py"], shown=shown)] == [changed]
+    assert [b.content for b in file_blocks(reply, ["todo.py"])] == [as_shown]  # nothing shown to compare
+    # Two changed versions: the last one still wins.
+    other = changed.replace("return i", "return -i")
+    reply = "".join(f"todo.py\n{F}python\n{code}{F}\n\n" for code in (changed, other))
+    assert [b.content for b in file_blocks(reply, ["todo.py"], shown=shown)] == [other]
