@@ -60,6 +60,11 @@ def test_an_error_inside_the_code_names_the_line_it_came_from(tmp_path: Path) ->
     assert "NameError" in outcome.failures[1] and "(at " not in outcome.failures[1]
 
 
+def test_a_check_may_call_through_the_modules_name(tmp_path: Path) -> None:
+    outcome, code = _run(tmp_path, "assert stats.mean([1, 3]) == 2\nassert mean([2]) == 2")
+    assert (outcome.passed, outcome.total, code) == (2, 2, 0)
+
+
 def test_statements_between_asserts_set_up_an_object(tmp_path: Path) -> None:
     checks = parse_checks("```python\n# a box\nbox = Box()\nbox.put(3)\nassert box.items == [3]\n```")
     assert checks == "box = Box()\nbox.put(3)\nassert box.items == [3]"
