@@ -86,9 +86,9 @@ def file_blocks(
     """The files a reply writes, last version of each. A block without a path belongs to the one
     expected file when there is exactly one (else to `fallback`: the file a follow-up is about);
     output or shell blocks are never files. With expected files, only those may be written.
-    `shown`: the files as the coder was shown them; a later block that repeats one as it was does
+    `shown`: the files as the coder was shown them; a later block that changes nothing of one does
     not replace an earlier block that changed it (the 0.5B wrote todo.py three times: as it was,
-    with the asked-for method, then as it was again)."""
+    with the asked-for method, then part of it as it was)."""
     found: dict[str, str] = {}
     for before, language, block in _blocks(reply):
         if language in _NOT_FILES or not block.strip():
@@ -109,20 +109,28 @@ def file_blocks(
 
 
 def _repeats(later: str, earlier: str, shown: str) -> bool:
-    """`later` has the code of the file as shown, and `earlier` does not."""
-    return _code(later) == _code(shown) != _code(earlier)
+    """`later` changes nothing of the file as shown, and `earlier` does."""
+    return _changes_nothing(later, shown) and not _changes_nothing(earlier, shown)
 
 
-def _code(text: str) -> str:
-    """Python's syntax tree without the module docstring and path comment (the 0.5B drops one
-    and adds the other); other text as it is, stripped."""
+def _changes_nothing(code: str, shown: str) -> bool:
+    """Every top-level statement of `code` is one of the shown file's, as it was: the whole file
+    again, or some of it (the rest is kept in place, agents/definition_merge.py). The module
+    docstring does not count (the 0.5B drops it); text that is not Python must be equal."""
+    new, old = _statements(code), _statements(shown)
+    if new is None or old is None:
+        return code.strip() == shown.strip()
+    return set(new) <= set(old)
+
+
+def _statements(text: str) -> list[str] | None:
     try:
         body = ast.parse(text).body
     except (SyntaxError, ValueError):
-        return text.strip()
+        return None
     if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
         body = body[1:]
-    return ast.dump(ast.Module(body=body, type_ignores=[]))
+    return [ast.dump(node) for node in body]
 
 
 def _split_at_headers(code: str, expected: list[str]) -> list[str]:

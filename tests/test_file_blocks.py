@@ -115,6 +115,10 @@ def test_a_later_block_repeating_the_file_as_shown_does_not_undo_an_earlier_chan
     reply = "".join(f"todo.py\n{F}python\n{code}{F}\n\n" for code in (as_shown, changed, as_shown))
     assert [b.content for b in file_blocks(reply, ["todo.py"], shown=shown)] == [changed]
     assert [b.content for b in file_blocks(reply, ["todo.py"])] == [as_shown]  # nothing shown to compare
+    # Part of the file as it was changes nothing either.
+    shown["todo.py"] += "\n\ndef fmt(item):\n    return str(item)\n"
+    reply = "".join(f"todo.py\n{F}python\n{code}{F}\n\n" for code in (changed, as_shown))
+    assert [b.content for b in file_blocks(reply, ["todo.py"], shown=shown)] == [changed]
     # Two changed versions: the last one still wins.
     other = changed.replace("return i", "return -i")
     reply = "".join(f"todo.py\n{F}python\n{code}{F}\n\n" for code in (changed, other))
