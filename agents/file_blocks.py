@@ -95,16 +95,12 @@ def file_blocks(
             continue
         for number, code in enumerate(_split_at_headers(block, expected)):
             named = (_path_before(before) if number == 0 else None) or _path_inside(code)
-            earlier = dict(found)
-            _place(found, code, language, named, expected, fallback)
-            for path, text in earlier.items():
-                if (
-                    found[path] != text
-                    and shown
-                    and path in shown
-                    and _repeats(found[path], text, shown[path])
-                ):
-                    found[path] = text
+            placed = _file_of(found, code, language, named, expected, fallback)
+            if placed is None:
+                continue
+            path, text = placed
+            if not (path in found and shown and path in shown and _repeats(text, found[path], shown[path])):
+                found[path] = text
     return [FileBlock(path, content) for path, content in found.items()]
 
 
@@ -125,11 +121,10 @@ def _changes_nothing(code: str, shown: str) -> bool:
 
 def _statements(text: str) -> list[str] | None:
     try:
-        body = ast.parse(text).body
+        tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
-    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
-        body = body[1:]
+    body = tree.body[1:] if ast.get_docstring(tree, clean=False) is not None else tree.body
     return [ast.dump(node) for node in body]
 
 
@@ -149,17 +144,18 @@ def _split_at_headers(code: str, expected: list[str]) -> list[str]:
     return ["".join(part) for part in parts]
 
 
-def _place(
+def _file_of(
     found: dict[str, str],
     code: str,
     language: str,
     path: str | None,
     expected: list[str],
     fallback: str | None,
-) -> None:
-    """Record one file's code under its path, if it is a file the reply may write."""
+) -> tuple[str, str] | None:
+    """The path and text of one file's code, if it is a file the reply may write (`found`: the
+    files the reply wrote before it)."""
     if not code.strip():
-        return
+        return None
     nameless = path is None
     if path is None and len(expected) == 1:
         path = expected[0]
@@ -168,20 +164,20 @@ def _place(
     if nameless and path in found and _usage_only(code):
         # A nameless block of tests or example calls after the code (the 0.5B's habit) is not
         # a new version of the file: written, it replaced the class the block before defined.
-        return
+        return None
     elif path is not None and expected and path not in expected:
         path = _misspelt(path, expected) or path
     if path is None or (expected and path not in expected):
-        return
+        return None
     if language in ("python", "py", "") and not path.endswith(".py"):
         # Python code headed "# scores.csv" must not overwrite the user's data file; when the
         # request names one Python file, code that defines something is that file's (the 0.5B
         # heads its grades.py with the data file it reads).
         python_files = [f for f in expected if f.endswith(".py")]
         if len(python_files) != 1 or not _defines_something(code):
-            return
+            return None
         path = python_files[0]
-    found[path] = _without_pasted_prefix(code) if path.endswith(".py") else code
+    return path, _without_pasted_prefix(code) if path.endswith(".py") else code
 
 
 _CODE_START = re.compile(r"^(?:def |async def |class |import |from |@)")
