@@ -529,16 +529,16 @@ def merge(runs: list[Path], out: Path, *, as_json: bool) -> int:
     """One summary of a set run in parts (e.g. two processes on two cores), in request order."""
     loaded = [json.loads((run / "results.json").read_text()) for run in runs]
     models = {part["summary"]["model"] for part in loaded}
-    rounds = {(part["summary"]["rounds"], part["summary"].get("plan_retries", False)) for part in loaded}
-    if len(models) != 1 or len(rounds) != 1:
-        raise SystemExit(f"cannot merge runs of different models or crews: {sorted(models)} {sorted(rounds)}")
+    crews = {(part["summary"]["rounds"], part["summary"].get("plan_retries", False)) for part in loaded}
+    if len(models) != 1 or len(crews) != 1:
+        raise SystemExit(f"cannot merge runs of different models or crews: {sorted(models)} {sorted(crews)}")
     records = sorted((r for part in loaded for r in part["records"]), key=lambda r: r["request"])
     names = [r["request"] for r in records]
     if len(set(names)) != len(names):
         raise SystemExit("cannot merge: a request appears in more than one run")
     out.mkdir(parents=True, exist_ok=True)
-    (rounds_used, plan_retries), model = rounds.pop(), models.pop()
-    result = summarize(records, model, rounds_used, plan_retries=plan_retries)
+    (rounds, plan_retries), model = crews.pop(), models.pop()
+    result = summarize(records, model, rounds, plan_retries=plan_retries)
     return report(out, result, records, as_json=as_json)
 
 
