@@ -24,6 +24,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
 from bench.humaneval_exec import grade
 from bench.humaneval_modes import Budget, Solution, solve_crew, solve_single

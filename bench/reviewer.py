@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
 from agents.crew_runner import CrewRunner, CrewSettings
 from agents.crew_tools import ToolContext, run_written_checks

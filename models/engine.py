@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from models import llama_libs  # noqa: I001  (before numpy, which prompt_lookup imports)
 from models.chat_engine import ChatStream, JsonSchema
 from models.context_size import MIN_N_CTX, plan_with_context
 from models.gguf_reader import GGUFError, GGUFInfo, read_gguf
@@ -205,6 +206,11 @@ class Engine:
             raise ModelLoadError(f"{info.name} does not fit: {plan.warnings[-1]}")
         messages = [plan.explanation[-1]]
         say(messages[0])
+        if llama_libs.NUMPY_CAME_FIRST and llama_supports_gpu():
+            say(
+                "warning: numpy was imported before llama_cpp in this process; CUDA builds of "
+                "llama.cpp have crashed loading a model so (import models.engine first)"
+            )
         layers = plan.n_gpu_layers
         started = time.perf_counter()
         while True:

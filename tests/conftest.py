@@ -1,4 +1,5 @@
 import offline  # noqa: F401, I001  (must run before any heavy import)
+import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 
 from pathlib import Path
 
