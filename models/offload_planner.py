@@ -21,7 +21,9 @@ GiB = 1024 * MiB
 KV_BYTES_PER_ELEMENT: dict[str, float] = {"f16": 2.0, "q8_0": 34 / 32, "q4_0": 18 / 32}
 KV_TYPES = tuple(KV_BYTES_PER_ELEMENT)
 
-DEFAULT_CUDA_CONTEXT = 400 * MiB  # counted by NVML, not by the model (300-500 MiB seen)
+# Counted by NVML, not by the model: the load took 605 MiB more than the model's own buffers on an
+# H200 with CUDA 13 (bench/results/gpu-offload-h200-2026-11-25); 300-500 MiB is reported on smaller cards.
+DEFAULT_CUDA_CONTEXT = 600 * MiB
 DEFAULT_MARGIN = 512 * MiB  # other programs' VRAM changes between plan and load
 _CTX_PAD = 256  # llama.cpp pads the KV cache length to a multiple of 256
 

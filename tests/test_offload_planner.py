@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 from models.gguf_reader import read_gguf
-from models.offload_planner import MiB, PlanSettings, compute_buffer_bytes, kv_bytes_per_layer, plan_offload
+from models.offload_planner import (
+    DEFAULT_CUDA_CONTEXT,
+    DEFAULT_MARGIN,
+    MiB,
+    PlanSettings,
+    compute_buffer_bytes,
+    kv_bytes_per_layer,
+    plan_offload,
+)
 from models.vram_probe import GpuState
 from tests.fake_nvml import gpu_state
 from tests.gguf_builder import llama_like
@@ -20,7 +28,7 @@ from tests.gguf_builder import llama_like
 BLOCK = 2_216_448
 OUTPUT = 30_083_328
 N_LAYER = 30
-RESERVED = 400 * MiB + 512 * MiB  # CUDA context + margin (the defaults)
+RESERVED = DEFAULT_CUDA_CONTEXT + DEFAULT_MARGIN  # the defaults
 # KV bytes per block at n_ctx 4096: 4096 cells * 3 heads * 128 dims * bytes per element.
 KV_4096 = {"f16": 4096 * 3 * 128 * 2, "q8_0": 4096 * 3 * 128 * 34 // 32, "q4_0": 4096 * 3 * 128 * 18 // 32}
 
@@ -55,7 +63,10 @@ def test_everything_fits(info) -> None:
     assert plan.terms["gpu_compute"] == plan.terms["compute_buffer_full"]
     assert (
         plan.gpu_bytes_needed
-        == OUTPUT + N_LAYER * (BLOCK + KV_4096["f16"]) + plan.terms["compute_buffer_full"] + 400 * MiB
+        == OUTPUT
+        + N_LAYER * (BLOCK + KV_4096["f16"])
+        + plan.terms["compute_buffer_full"]
+        + DEFAULT_CUDA_CONTEXT
     )
     assert "Everything fits" in plan.text()
 

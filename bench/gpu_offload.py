@@ -1,0 +1,169 @@
+"""On a machine with an NVIDIA GPU: does the offload plan hold when llama.cpp really loads it?
+
+For each amount of free VRAM (the rest held by a helper process through cudaMalloc), a fresh
+process plans and loads the model the way the app does (models.engine.Engine), evaluates a prompt
+and decodes, and reads NVML. Reported: the layers planned and loaded, the bytes the plan predicted
+against the bytes NVML saw go, whether a load failed and retried, prefill and decode speed; and the
+same with two layers more than planned, to see whether the plan left layers on the table.
+
+    python -m bench.gpu_offload --model M.gguf --free-gib 0 6 4 2.5 --json   (0: VRAM as it is)
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import glob
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from models.vram_probe import probe_gpus
+
+GiB = 2**30
+MiB = 2**20
+
+
+def _cudart() -> Any:
+    names = ["libcudart.so"] + sorted(glob.glob("/usr/local/cuda*/lib64/libcudart.so*"))
+    wheels = os.path.join(sys.prefix, "lib/python3*/site-packages/nvidia/cu*/lib/libcudart.so*")
+    names += sorted(glob.glob(wheels))
+    for name in names:
+        try:
+            return ctypes.CDLL(name)
+        except OSError:
+            continue
+    raise SystemExit("no libcudart found to hold VRAM with")
+
+
+def hold(nbytes: int) -> None:
+    """Allocate nbytes on GPU 0 and keep them until stdin closes."""
+    lib = _cudart()
+    pointers = []
+    left = nbytes
+    while left > 0:  # in 1 GiB pieces: one huge allocation can fail where pieces fit
+        size = min(left, GiB)
+        ptr = ctypes.c_void_p()
+        if lib.cudaMalloc(ctypes.byref(ptr), ctypes.c_size_t(size)) != 0:
+            break
+        pointers.append(ptr)
+        left -= size
+    print("ready", flush=True)
+    sys.stdin.read()
+
+
+def _free_bytes() -> int:
+    state = probe_gpus()
+    return state.best_device().free_bytes if state.has_gpu else 0
+
+
+def measure(model: Path, n_ctx: int, layers: int | None) -> dict[str, Any]:
+    from models.engine import Engine, EngineSettings
+
+    free_before = _free_bytes()
+    engine = Engine(model, EngineSettings(n_ctx=n_ctx, n_gpu_layers=layers))
+    report = engine.load()
+    llm = engine._llm
+    length = min(512, engine.settings.n_ctx - 64)  # the prompt and 64 decoded tokens fit the context
+    prompt = [max(llm.token_bos(), 0)] + [100 + i % 1000 for i in range(length - 1)]
+    llm.reset()
+    started = time.perf_counter()
+    llm.eval(prompt)
+    prefill_s = time.perf_counter() - started
+    started = time.perf_counter()
+    for i in range(64):
+        llm.eval([200 + i])
+    decode_s = time.perf_counter() - started
+    free_after = _free_bytes()
+    plan = report.plan
+    return {
+        "requested_layers": layers,
+        "planned_layers": plan.n_gpu_layers,
+        "max_layers": plan.max_layers,
+        "loaded_layers": report.n_gpu_layers,
+        "n_ctx": engine.settings.n_ctx,
+        "gpu_offload_supported": report.gpu_offload_supported,
+        "free_before_mib": round(free_before / MiB),
+        "predicted_gpu_mib": round(plan.gpu_bytes_needed / MiB),
+        "measured_gpu_mib": round((free_before - free_after) / MiB),
+        "free_after_mib": round(free_after / MiB),
+        "load_messages": report.messages,
+        "warnings": plan.warnings,
+        "prefill_tok_s": round(len(prompt) / prefill_s, 1),
+        "decode_tok_s": round(64 / decode_s, 1),
+    }
+
+
+def _child(model: Path, n_ctx: int, layers: int | None) -> dict[str, Any]:
+    cmd = [sys.executable, "-m", "bench.gpu_offload", "--model", str(model), "--n-ctx", str(n_ctx)]
+    cmd += ["--measure"] + ([] if layers is None else ["--layers", str(layers)])
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        return {"requested_layers": layers, "error": (done.stderr or done.stdout).strip()[-600:]}
+    return json.loads(lines[-1])
+
+
+def run_level(model: Path, n_ctx: int, free_gib: float) -> dict[str, Any]:
+    holder = None
+    if free_gib > 0:
+        to_hold = max(0, _free_bytes() - int(free_gib * GiB))
+        holder = subprocess.Popen(
+            [sys.executable, "-m", "bench.gpu_offload", "--hold", str(to_hold)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert holder.stdout is not None
+        holder.stdout.readline()
+    try:
+        planned = _child(model, n_ctx, None)
+        rows = [planned]
+        more = planned.get("planned_layers")
+        if isinstance(more, int) and more < planned["max_layers"]:
+            rows.append(_child(model, n_ctx, min(planned["max_layers"], more + 2)))
+        return {"free_gib_asked": free_gib, "runs": rows}
+    finally:
+        if holder is not None:
+            holder.communicate("", timeout=60)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path)
+    parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--free-gib", type=float, nargs="+", default=[0, 6, 4, 2.5])
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--layers", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--hold", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.hold is not None:
+        hold(args.hold)
+        return
+    if args.measure:
+        print(json.dumps(measure(args.model, args.n_ctx, args.layers)))
+        return
+    levels = [run_level(args.model, args.n_ctx, gib) for gib in args.free_gib]
+    for level in levels:
+        for row in level["runs"]:
+            if "error" in row:
+                print(f"free {level['free_gib_asked']} GiB, layers {row['requested_layers']}: {row['error']}")
+                continue
+            print(
+                f"free {row['free_before_mib']} MiB: planned {row['planned_layers']}/{row['max_layers']}"
+                f" loaded {row['loaded_layers']} (asked {row['requested_layers']}); GPU predicted"
+                f" {row['predicted_gpu_mib']} MiB, measured {row['measured_gpu_mib']} MiB; left"
+                f" {row['free_after_mib']} MiB; prefill {row['prefill_tok_s']} tok/s, decode"
+                f" {row['decode_tok_s']} tok/s; {'; '.join(row['load_messages'][1:] + row['warnings'])}"
+            )
+    if args.json:
+        print(json.dumps({"date": time.strftime("%Y-%m-%d"), "model": str(args.model), "levels": levels}))
+
+
+if __name__ == "__main__":
+    main()
