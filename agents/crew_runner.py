@@ -42,6 +42,7 @@ from agents.events import (
     preview,
 )
 from agents.file_blocks import FORMAT_RULES, FileBlock, file_blocks, unclosed_block
+from agents.focused_retry import focus_on, focus_rules, focus_text
 from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
 from agents.request_checks import undefined_calls, unused_parameters
 from agents.roles import (
@@ -201,6 +202,7 @@ class CrewRunner:
         self.context_text = ""  # retrieved code
         self.previous: RunInfo | None = None
         self._earlier: list[str] = []  # files the previous run changed that are still there
+        self._echoed = False  # the coder's last try wrote every file back as it was before the run
 
     # ---------- the run ----------
     def run(self, request: str, *, fresh: bool = False) -> RunSummary:
@@ -267,6 +269,8 @@ class CrewRunner:
         versions: list[_Version] = []
         feedback, passed, check_lines = "", False, []
         fresh_tried = False  # a try from the files as they were, after a repeated answer
+        failures: list[str] = []
+        self._echoed = False
         round_number = 0
         for round_number in range(1, self.settings.rounds + 1):
             if round_number > 1 and self.settings.plan_retries:
@@ -275,7 +279,9 @@ class CrewRunner:
                 allowed_files = expected_files(request, plan) or allowed_files
             written_before = len(context.written)
             fresh = round_number > 1 and self.settings.retry == "fresh"
-            problems = self._code(context, request, plan, feedback, round_number, allowed_files, fresh=fresh)
+            problems = self._code(
+                context, request, plan, feedback, round_number, allowed_files, fresh=fresh, failures=failures
+            )
             wrote = len(context.written) > written_before
             if wrote and versions and not fresh and not fresh_tried and self._repeats(context, versions):
                 # Shown its failing files, the 0.5B wrote them back unchanged in 25 of 35 requests:
@@ -503,10 +509,13 @@ class CrewRunner:
         allowed_files: list[str],
         *,
         fresh: bool = False,
+        failures: list[str] | None = None,
     ) -> list[str]:
         """The coder's turn: files whole in Markdown blocks, written here with the write tool (its
         events, workspace checks and lost-definition check). Returns what went wrong, for feedback.
-        `fresh`: the coder sees the files as they were before the run, the feedback as a warning."""
+        `fresh`: the coder sees the files as they were before the run, the feedback as a warning.
+        After a try that wrote the files back as they were, it is shown only the definitions the
+        request names or the failed checks call (agents/focused_retry), where there are such."""
         coder = self.roles.coder
         if round_number > 1 and coder.generation.temperature == 0:
             # Greedy decoding answers feedback with the same bytes (on the 0.5B, rounds 2 and 3
@@ -519,7 +528,13 @@ class CrewRunner:
         shown_files = self._current_files(
             allowed_files or self._earlier, context.originals if fresh else None
         )
-        shown = self._current_files_text(shown_files)
+        focus = focus_on(request, shown_files, failures or []) if self._echoed else []
+        if focus:
+            names = ", ".join(name for f in focus for name in f.names)
+            self.bus.emit(
+                Notice(level="info", message=f"The code came back unchanged; asking for {names} alone.")
+            )
+        shown = focus_text(focus) if focus else self._current_files_text(shown_files)
         reply = self._step(
             coder,
             round_number,
@@ -530,13 +545,16 @@ class CrewRunner:
                 shown,
                 self.memory,
                 self.context_text,
-                fix=not fresh,
+                fix=not fresh and not focus,
+                rules=focus_rules(focus) if focus else FORMAT_RULES,
             ),
             "the files, each whole in a code block",
         )
         context.agent = "coder"
         # A follow-up's code block without a file name is about the one file the last run changed.
         fallback = self._earlier[0] if len(self._earlier) == 1 else None
+        if len(focus) == 1:
+            fallback = focus[0].path
         blocks = file_blocks(reply, allowed_files, fallback, shown_files)
         problems: list[str] = []
         if not blocks:
@@ -553,7 +571,8 @@ class CrewRunner:
             if result.startswith("Error"):
                 problems.append(result.removeprefix("Error: "))
         unchanged = [b.path for b in blocks if self._as_before_the_run(context, b.path)]
-        if blocks and unchanged == [b.path for b in blocks]:
+        self._echoed = bool(blocks) and unchanged == [b.path for b in blocks]
+        if self._echoed:
             # The 0.5B often copies the file it was shown back as it was: checks that passed before
             # would pass again and approve a run that did nothing.
             left = ", ".join(unchanged)

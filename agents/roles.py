@@ -162,13 +162,15 @@ def coder_task(
     context: str = "",
     *,
     fix: bool = True,
+    rules: str = FORMAT_RULES,
 ) -> str:
     """The single coder call's prompt, plus what the crew knows: the previous request (a follow-up
     means its files), a plan and the last try's failures. `current`: the files as they are now, so
     the coder edits rather than guesses; the request comes after them and the instruction last (the
     0.5B otherwise copied the file back unchanged). `context`: retrieved code, when no file is shown.
     `fix`: the feedback is about the files shown, and the instruction is to fix them; otherwise it
-    is a warning for a fresh try.
+    is a warning for a fresh try. `rules`: how to write the answer (agents/focused_retry asks for
+    some definitions only).
     """
     if feedback and fix:
         # "Keep everything else as it is" after a failure: the 0.5B kept the failing code too.
@@ -187,7 +189,7 @@ def coder_task(
         + f"Request: {request}\n"
         + (f"Plan:\n{plan.text()}\n" if plan else "")
         + instruction
-        + FORMAT_RULES
+        + rules
     )
 
 

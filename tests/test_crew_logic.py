@@ -757,3 +757,60 @@ def test_a_reply_that_writes_the_file_again_as_it_was_after_changing_it_keeps_th
     summary, _ = run(engine, workspace, request="Add a function done(x) to util.py that returns x.")
     assert (workspace / "util.py").read_text() == with_done
     assert summary.approved and summary.files_changed == ["util.py"]
+
+
+WORDS = (
+    'def count_words(text):\n    return len(text.split(" "))\n\n\n'
+    "def longest_word(text):\n    return max(text.split(), key=len)\n\n\n"
+    "def shout(text):\n    return text.upper()\n"
+)
+
+
+def test_after_the_file_came_back_unchanged_the_coder_is_shown_the_named_function_alone(
+    workspace: Path,
+) -> None:
+    (workspace / "words.py").write_text(WORDS)
+    fixed = "def count_words(text):\n    return len(text.split())\n"
+    engine = ScriptedEngine(
+        by_agent(
+            # The whole file back as it was, then (shown count_words alone) its new version only.
+            coder=[files(("words.py", WORDS)), files(("words.py", fixed))],
+            reviewer=[checks('assert count_words("a  b") == 2', 'assert count_words("") == 0')],
+        )
+    )
+    request = "count_words in words.py miscounts several spaces. Fix it."
+    summary, bus = run(engine, workspace, request=request, rounds=2)
+    second = engine.calls_of("coder")[1].prompt
+    assert 'return len(text.split(" "))' in second and "longest_word" not in second and "shout" not in second
+    assert "new version of count_words only" in second and "exactly as it was" in second
+    assert summary.approved
+    # The new function took the old one's place; the rest of the file is byte for byte as it was.
+    assert (workspace / "words.py").read_text() == WORDS.replace('text.split(" ")', "text.split()")
+    assert any("asking for count_words alone" in n.message for n in events(bus, Notice))
+
+
+def test_without_a_named_function_the_focus_is_what_the_failed_checks_call(workspace: Path) -> None:
+    (workspace / "words.py").write_text(WORDS)
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("words.py", WORDS))] * 2,
+            reviewer=[checks('assert shout("a") == "A!"')],
+        )
+    )
+    run(engine, workspace, request="In words.py, shouting should end with an exclamation mark.", rounds=2)
+    second = engine.calls_of("coder")[1].prompt
+    assert "def shout" in second and "def count_words" not in second
+    assert (workspace / "words.py").read_text() == WORDS
+
+
+def test_a_try_that_changed_the_file_is_followed_by_the_whole_file_again(workspace: Path) -> None:
+    (workspace / "words.py").write_text(WORDS)
+    wrong = WORDS.replace('text.split(" ")', 'text.split(" ") + 1')
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("words.py", wrong))] * 2,
+            reviewer=[checks('assert count_words("a  b") == 2')],
+        )
+    )
+    run(engine, workspace, request="count_words in words.py miscounts several spaces. Fix it.", rounds=2)
+    assert "def shout" in engine.calls_of("coder")[1].prompt
