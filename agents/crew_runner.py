@@ -553,9 +553,10 @@ class CrewRunner:
         context.agent = "coder"
         # A follow-up's code block without a file name is about the one file the last run changed.
         fallback = self._earlier[0] if len(self._earlier) == 1 else None
-        if len(focus) == 1:
-            fallback = focus[0].path
-        blocks = file_blocks(reply, allowed_files, fallback, shown_files)
+        # A focused try writes the files it was shown part of, and a block without a path in it
+        # is about its one file (the 0.5B answered clamp() alone, with no path).
+        expected = [f.path for f in focus] or allowed_files
+        blocks = file_blocks(reply, expected, fallback, shown_files)
         problems: list[str] = []
         if not blocks:
             cut = (

@@ -814,3 +814,18 @@ def test_a_try_that_changed_the_file_is_followed_by_the_whole_file_again(workspa
     )
     run(engine, workspace, request="count_words in words.py miscounts several spaces. Fix it.", rounds=2)
     assert "def shout" in engine.calls_of("coder")[1].prompt
+
+
+def test_a_focused_answer_without_a_path_goes_to_the_file_it_was_shown_part_of(workspace: Path) -> None:
+    (workspace / "words.py").write_text(WORDS)
+    (workspace / "test_words.py").write_text("from words import count_words\n")
+    fixed = "def count_words(text):\n    return len(text.split())\n"
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("words.py", WORDS)), f"{FENCE}python\n{fixed}{FENCE}\n"],
+            reviewer=[checks('assert count_words("a  b") == 2')],
+        )
+    )
+    request = "Fix count_words in words.py so that test_words.py passes."
+    run(engine, workspace, request=request, rounds=2)
+    assert (workspace / "words.py").read_text() == WORDS.replace('text.split(" ")', "text.split()")
