@@ -215,7 +215,9 @@ def merge_definitions(
     cur_imports = [n for n in cur_tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     if new_imports:
         at = _span(cur_imports[-1])[1] if cur_imports else _docstring_end(cur_tree)
-        edits.insert(at, "".join(new_imports))
+        # The first imports of a file go above its code with the two blank lines PEP 8 puts there.
+        code_follows = not cur_imports and at < len(cur_lines) and cur_lines[at].strip() != ""
+        edits.insert(at, "".join(new_imports) + ("\n\n" if code_follows else ""))
     if new_top:
         at = _span(cur_defs[0])[0] if cur_defs else len(cur_lines)
         edits.insert(at, "".join(new_top) + "\n\n")

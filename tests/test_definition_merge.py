@@ -124,3 +124,16 @@ def test_what_cannot_be_merged_says_so_with_none() -> None:
     assert merge_definitions("def f(:\n", "def f():\n    pass\n") is None
     assert merge_definitions(SHAPES, "print(1)\n") is None  # defines nothing: not an edit of the file
     assert merge_definitions(SHAPES, FIXED_CIRCUMFERENCE) is None  # a stray fence does not parse
+
+
+def test_a_files_first_import_gets_the_two_blank_lines_above_its_code() -> None:
+    words = (
+        'def count(text):\n    return len(text.split(" "))\n\n\ndef shout(text):\n    return text.upper()\n'
+    )
+    answer = 'import re\n\ndef count(text):\n    return len(re.findall(r"\\S+", text))\n'
+    merge = merge_definitions(words, answer)
+    assert merge is not None
+    assert merge.text.startswith(
+        'import re\n\n\ndef count(text):\n    return len(re.findall(r"\\S+", text))\n'
+    )
+    assert merge.text.endswith("\n\n\ndef shout(text):\n    return text.upper()\n")
