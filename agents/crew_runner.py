@@ -44,7 +44,7 @@ from agents.events import (
 from agents.file_blocks import FORMAT_RULES, FileBlock, file_blocks, unclosed_block
 from agents.focused_retry import focus_on, focus_rules, focus_text
 from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
-from agents.request_checks import undefined_calls, unused_parameters
+from agents.request_checks import unbound_names, undefined_calls, unused_parameters
 from agents.roles import (
     PLAN_SCHEMA,
     Plan,
@@ -564,6 +564,7 @@ class CrewRunner:
             )
             problems.append(f"No file was written.{cut} {FORMAT_RULES}")
         writer = WriteFileTool().bind(context)
+        written: list[str] = []
         for block in blocks:
             try:
                 result = writer.run(path=block.path, content=self._without_path_line(block))
@@ -571,6 +572,9 @@ class CrewRunner:
                 result = f"Error: {block.path}: {exc}"
             if result.startswith("Error"):
                 problems.append(result.removeprefix("Error: "))
+            else:
+                written.append(block.path)
+        problems += self._unbound_problems(context, written)
         unchanged = [b.path for b in blocks if self._as_before_the_run(context, b.path)]
         self._echoed = bool(blocks) and unchanged == [b.path for b in blocks]
         if self._echoed:
@@ -584,6 +588,40 @@ class CrewRunner:
             problems.append(f"The request names {', '.join(missing)}, which was not written.")
         problems += self._request_problems(request)
         return problems
+
+    def _unbound_problems(self, context: ToolContext, written: list[str]) -> list[str]:
+        """Names a file just written reads that nothing binds, and that were not so before the run
+        (agents/request_checks.unbound_names), with the import where another file defines them."""
+        problems = []
+        for rel in [p for p in written if p.endswith(".py")]:
+            try:
+                text = self.files.read_text(rel)
+            except (ValueError, OSError):
+                continue
+            before = set(unbound_names(context.originals.get(rel) or ""))
+            names = [name for name in unbound_names(text) if name not in before]
+            if names:
+                imports = self._imports_for(names, rel)
+                hint = f" ({'; '.join(imports)})" if imports else ""
+                them = "it" if len(names) == 1 else "them"
+                problems.append(f"{rel} uses {', '.join(names)} without defining or importing {them}{hint}.")
+        return problems
+
+    def _imports_for(self, names: list[str], rel: str) -> list[str]:
+        """`from module import name` for each name another Python file of the project defines."""
+        found = []
+        for other in [f for f in self.files.list_files() if f.endswith(".py") and f != rel][
+            :MAX_SCANNED_FILES
+        ]:
+            try:
+                tree = ast.parse(self.files.read_text(other))
+            except (SyntaxError, ValueError, OSError):
+                continue
+            kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+            defined = {n.name for n in tree.body if isinstance(n, kinds)}
+            module = other.removesuffix(".py").replace("/", ".")
+            found += [f"from {module} import {name}" for name in names if name in defined]
+        return found
 
     def _request_problems(self, request: str) -> list[str]:
         """What the request plainly asks for and the Python files still lack (agents/request_checks)."""

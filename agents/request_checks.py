@@ -1,8 +1,9 @@
 """What the request plainly asks for, checked in the code without running it.
 
 A small reviewer's asserts are often wrong (bench.reviewer), but some misses need no assert: a
-function the request writes as a call that no file defines, or a parameter the request names that
-its function never reads. Each is reported as a problem the coder's next try is told.
+function the request writes as a call that no file defines, a parameter the request names that
+its function never reads, or a name the code reads that nothing binds. Each is reported as a
+problem the coder's next try is told.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+import symtable
 
-_BUILTINS = set(dir(builtins))
+_BUILTINS = set(dir(builtins)) | {"__file__", "__builtins__"}
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
@@ -45,6 +47,38 @@ def unused_parameters(request: str, sources: list[str]) -> list[str]:
                 if p.arg in named and p.arg not in read and p.arg not in ("self", "cls")
             ]
     return found
+
+
+def unbound_names(source: str) -> list[str]:
+    """Names the code reads that nothing binds: not the module (def, class, import, assignment, or
+    a function's `global` assignment), not the enclosing function, not a builtin. Each is a
+    NameError when its line runs (the 1.5B's signup.py called is_email from validators.py without
+    importing it; its checks tested is_email alone and passed)."""
+    try:
+        top = symtable.symtable(source, "<code>", "exec")
+        star = any(
+            isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
+            for node in ast.walk(ast.parse(source))
+        )
+    except (SyntaxError, ValueError):
+        return []
+    if star:  # what `from x import *` binds is not known here
+        return []
+    tables, queue = [], list(top.get_children())
+    while queue:
+        table = queue.pop()
+        tables.append(table)
+        queue += table.get_children()
+    bound = {
+        s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported() or s.is_namespace()
+    }
+    bound |= {
+        s.get_name() for t in tables for s in t.get_symbols() if s.is_declared_global() and s.is_assigned()
+    }
+    read = [
+        s.get_name() for t in [top, *tables] for s in t.get_symbols() if s.is_referenced() and s.is_global()
+    ]
+    return [name for name in dict.fromkeys(read) if name not in bound and name not in _BUILTINS]
 
 
 def _trees(sources: list[str]) -> list[ast.Module]:

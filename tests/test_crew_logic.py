@@ -829,3 +829,37 @@ def test_a_focused_answer_without_a_path_goes_to_the_file_it_was_shown_part_of(w
     request = "Fix count_words in words.py so that test_words.py passes."
     run(engine, workspace, request=request, rounds=2)
     assert (workspace / "words.py").read_text() == WORDS.replace('text.split(" ")', "text.split()")
+
+
+def test_a_name_the_new_code_never_binds_is_fed_back_with_the_import_that_binds_it(workspace: Path) -> None:
+    validators = "def is_email(text):\n    return text.count('@') == 1\n"
+    signup = "def register(name, email):\n    if not name or not is_email(email):\n        raise ValueError(email)\n"
+    fixed = "from validators import is_email\n\n\n" + signup
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[
+                files(("validators.py", validators), ("signup.py", signup)),
+                files(("validators.py", validators), ("signup.py", fixed)),
+            ],
+            reviewer=[checks("assert is_email('a@b.c') == True")],
+        )
+    )
+    request = "Write validators.py with is_email(text), then signup.py with register(name, email) using it."
+    summary, bus = run(engine, workspace, request=request, rounds=2)
+    first = events(bus, ReviewVerdict)[0]
+    assert not first.approved  # its checks passed: they test is_email alone
+    told = engine.calls_of("coder")[1].prompt
+    assert "signup.py uses is_email" in told and "from validators import is_email" in told
+    assert summary.approved and (workspace / "signup.py").read_text() == fixed
+
+
+def test_a_name_that_was_already_unbound_before_the_run_is_not_the_coders_problem(workspace: Path) -> None:
+    (workspace / "legacy.py").write_text(
+        "def old():\n    return missing()\n\n\ndef double(x):\n    return x\n"
+    )
+    fixed = "def old():\n    return missing()\n\n\ndef double(x):\n    return 2 * x\n"
+    engine = ScriptedEngine(
+        by_agent(coder=[files(("legacy.py", fixed))], reviewer=[checks("assert double(2) == 4")])
+    )
+    summary, _ = run(engine, workspace, request="Make double(x) in legacy.py return 2 * x.")
+    assert summary.approved

@@ -1,6 +1,6 @@
 """Misses found without running the code: an asked-for function nobody defines, an unused parameter."""
 
-from agents.request_checks import undefined_calls, unused_parameters
+from agents.request_checks import unbound_names, undefined_calls, unused_parameters
 
 TODO = "def add(item):\n    return item\n\n\nclass Box:\n    def put(self, thing):\n        pass\n"
 
@@ -25,3 +25,28 @@ def test_a_parameter_the_request_names_must_be_read_by_its_function() -> None:
     method = "class Counter:\n    def increment(self, step=1):\n        self.value += 1\n"
     request = "Counter.increment ignores its step argument. Fix it."
     assert unused_parameters(request, [method]) == ["increment(step)"]
+
+
+def test_a_name_nothing_binds_is_found_wherever_it_is_read() -> None:
+    source = (
+        "import os\n"
+        "LIMIT = 3\n"
+        "def register(name, email):\n"
+        "    return is_email(email) and len(name) < LIMIT and os.sep and [c for c in name if c in VOWELS]\n"
+        "class Box:\n"
+        "    size = 2\n"
+        "    def area(self):\n"
+        "        return size * self.size\n"
+        "def reset():\n"
+        "    global COUNT\n"
+        "    COUNT = 0\n"
+        "def count():\n"
+        "    return COUNT + __file__.count('/')\n"
+    )
+    assert set(unbound_names(source)) == {"is_email", "VOWELS", "size"}
+
+
+def test_code_that_binds_what_it_reads_or_cannot_be_known_has_no_unbound_names() -> None:
+    assert unbound_names("from validators import is_email\n\ndef ok(e):\n    return is_email(e)\n") == []
+    assert unbound_names("from shapes import *\n\ndef f():\n    return circle(1)\n") == []
+    assert unbound_names("def f(:\n") == []  # not Python: the checks that run it will say so
