@@ -44,7 +44,7 @@ from agents.events import (
 from agents.file_blocks import FORMAT_RULES, FileBlock, file_blocks, unclosed_block
 from agents.focused_retry import focus_on, focus_rules, focus_text
 from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
-from agents.request_checks import unbound_names, undefined_calls, unused_parameters
+from agents.request_checks import imports_for, unbound_names, undefined_calls, unused_parameters
 from agents.roles import (
     PLAN_SCHEMA,
     Plan,
@@ -601,36 +601,27 @@ class CrewRunner:
             before = set(unbound_names(context.originals.get(rel) or ""))
             names = [name for name in unbound_names(text) if name not in before]
             if names:
-                imports = self._imports_for(names, rel)
+                imports = imports_for(names, self._python_sources(leave_out=rel))
                 hint = f" ({'; '.join(imports)})" if imports else ""
                 them = "it" if len(names) == 1 else "them"
                 problems.append(f"{rel} uses {', '.join(names)} without defining or importing {them}{hint}.")
         return problems
 
-    def _imports_for(self, names: list[str], rel: str) -> list[str]:
-        """`from module import name` for each name another Python file of the project defines."""
-        found = []
-        for other in [f for f in self.files.list_files() if f.endswith(".py") and f != rel][
+    def _python_sources(self, leave_out: str = "") -> dict[str, str]:
+        """The project's Python files (the first MAX_SCANNED_FILES), by path."""
+        sources = {}
+        for rel in [f for f in self.files.list_files() if f.endswith(".py") and f != leave_out][
             :MAX_SCANNED_FILES
         ]:
             try:
-                tree = ast.parse(self.files.read_text(other))
-            except (SyntaxError, ValueError, OSError):
+                sources[rel] = self.files.read_text(rel)
+            except (ValueError, OSError):
                 continue
-            kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-            defined = {n.name for n in tree.body if isinstance(n, kinds)}
-            module = other.removesuffix(".py").replace("/", ".")
-            found += [f"from {module} import {name}" for name in names if name in defined]
-        return found
+        return sources
 
     def _request_problems(self, request: str) -> list[str]:
         """What the request plainly asks for and the Python files still lack (agents/request_checks)."""
-        sources = []
-        for rel in [f for f in self.files.list_files() if f.endswith(".py")][:MAX_SCANNED_FILES]:
-            try:
-                sources.append(self.files.read_text(rel))
-            except (ValueError, OSError):
-                continue
+        sources = list(self._python_sources().values())
         problems = []
         undefined = undefined_calls(request, sources)
         if undefined:

@@ -81,6 +81,18 @@ def unbound_names(source: str) -> list[str]:
     return [name for name in dict.fromkeys(read) if name not in bound and name not in _BUILTINS]
 
 
+def imports_for(names: list[str], sources: dict[str, str]) -> list[str]:
+    """`from module import name` for each name one of the sources (by path) defines at top level."""
+    kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    found = []
+    for rel, source in sources.items():
+        for tree in _trees([source]):
+            defined = {node.name for node in tree.body if isinstance(node, kinds)}
+            module = rel.removesuffix(".py").replace("/", ".")
+            found += [f"from {module} import {name}" for name in names if name in defined]
+    return found
+
+
 def _trees(sources: list[str]) -> list[ast.Module]:
     trees = []
     for source in sources:

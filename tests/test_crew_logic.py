@@ -833,7 +833,8 @@ def test_a_focused_answer_without_a_path_goes_to_the_file_it_was_shown_part_of(w
 
 def test_a_name_the_new_code_never_binds_is_fed_back_with_the_import_that_binds_it(workspace: Path) -> None:
     validators = "def is_email(text):\n    return text.count('@') == 1\n"
-    signup = "def register(name, email):\n    if not name or not is_email(email):\n        raise ValueError(email)\n"
+    signup = "def register(name, email):\n"
+    signup += "    if not name or not is_email(email):\n        raise ValueError(email)\n"
     fixed = "from validators import is_email\n\n\n" + signup
     engine = ScriptedEngine(
         by_agent(

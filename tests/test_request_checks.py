@@ -1,6 +1,6 @@
 """Misses found without running the code: an asked-for function nobody defines, an unused parameter."""
 
-from agents.request_checks import unbound_names, undefined_calls, unused_parameters
+from agents.request_checks import imports_for, unbound_names, undefined_calls, unused_parameters
 
 TODO = "def add(item):\n    return item\n\n\nclass Box:\n    def put(self, thing):\n        pass\n"
 
@@ -50,3 +50,14 @@ def test_code_that_binds_what_it_reads_or_cannot_be_known_has_no_unbound_names()
     assert unbound_names("from validators import is_email\n\ndef ok(e):\n    return is_email(e)\n") == []
     assert unbound_names("from shapes import *\n\ndef f():\n    return circle(1)\n") == []
     assert unbound_names("def f(:\n") == []  # not Python: the checks that run it will say so
+
+
+def test_the_import_for_a_name_comes_from_the_file_that_defines_it() -> None:
+    sources = {
+        "validators.py": "def is_email(t):\n    return '@' in t\n",
+        "pkg/util.py": "class Box:\n    pass\n",
+    }
+    assert imports_for(["is_email", "Box", "nowhere"], sources) == [
+        "from validators import is_email",
+        "from pkg.util import Box",
+    ]
