@@ -574,7 +574,8 @@ class CrewRunner:
                 problems.append(result.removeprefix("Error: "))
             else:
                 written.append(block.path)
-        problems += self._unbound_problems(context, written)
+        sources = self._python_sources()  # after the writes: what the static checks below read
+        problems += self._unbound_problems(context, written, sources)
         unchanged = [b.path for b in blocks if self._as_before_the_run(context, b.path)]
         self._echoed = bool(blocks) and unchanged == [b.path for b in blocks]
         if self._echoed:
@@ -586,42 +587,38 @@ class CrewRunner:
         missing = [f for f in files_named_in(request) if not self.files.resolve(f).exists()]
         if missing:
             problems.append(f"The request names {', '.join(missing)}, which was not written.")
-        problems += self._request_problems(request)
+        problems += self._request_problems(request, list(sources.values()))
         return problems
 
-    def _unbound_problems(self, context: ToolContext, written: list[str]) -> list[str]:
+    def _unbound_problems(
+        self, context: ToolContext, written: list[str], sources: dict[str, str]
+    ) -> list[str]:
         """Names a file just written reads that nothing binds, and that were not so before the run
         (agents/request_checks.unbound_names), with the import where another file defines them."""
         problems = []
-        for rel in [p for p in written if p.endswith(".py")]:
-            try:
-                text = self.files.read_text(rel)
-            except (ValueError, OSError):
-                continue
+        for rel in [p for p in written if p in sources]:
             before = set(unbound_names(context.originals.get(rel) or ""))
-            names = [name for name in unbound_names(text) if name not in before]
+            names = [name for name in unbound_names(sources[rel]) if name not in before]
             if names:
-                imports = imports_for(names, self._python_sources(leave_out=rel))
+                others = {other: text for other, text in sources.items() if other != rel}
+                imports = imports_for(names, others)
                 hint = f" ({'; '.join(imports)})" if imports else ""
                 them = "it" if len(names) == 1 else "them"
                 problems.append(f"{rel} uses {', '.join(names)} without defining or importing {them}{hint}.")
         return problems
 
-    def _python_sources(self, leave_out: str = "") -> dict[str, str]:
+    def _python_sources(self) -> dict[str, str]:
         """The project's Python files (the first MAX_SCANNED_FILES), by path."""
         sources = {}
-        for rel in [f for f in self.files.list_files() if f.endswith(".py") and f != leave_out][
-            :MAX_SCANNED_FILES
-        ]:
+        for rel in [f for f in self.files.list_files() if f.endswith(".py")][:MAX_SCANNED_FILES]:
             try:
                 sources[rel] = self.files.read_text(rel)
             except (ValueError, OSError):
                 continue
         return sources
 
-    def _request_problems(self, request: str) -> list[str]:
+    def _request_problems(self, request: str, sources: list[str]) -> list[str]:
         """What the request plainly asks for and the Python files still lack (agents/request_checks)."""
-        sources = list(self._python_sources().values())
         problems = []
         undefined = undefined_calls(request, sources)
         if undefined:

@@ -13,6 +13,8 @@ import builtins
 import re
 import symtable
 
+from agents.edit_guard import definitions
+
 _BUILTINS = set(dir(builtins)) | {"__file__", "__builtins__"}
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
 _WORD = re.compile(r"[A-Za-z_]\w*")
@@ -83,13 +85,11 @@ def unbound_names(source: str) -> list[str]:
 
 def imports_for(names: list[str], sources: dict[str, str]) -> list[str]:
     """`from module import name` for each name one of the sources (by path) defines at top level."""
-    kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
     found = []
     for rel, source in sources.items():
-        for tree in _trees([source]):
-            defined = {node.name for node in tree.body if isinstance(node, kinds)}
-            module = rel.removesuffix(".py").replace("/", ".")
-            found += [f"from {module} import {name}" for name in names if name in defined]
+        defined = set(definitions(source) or [])
+        module = rel.removesuffix(".py").replace("/", ".")
+        found += [f"from {module} import {name}" for name in names if name in defined]
     return found
 
 
