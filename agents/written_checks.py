@@ -81,11 +81,30 @@ def parse_checks(reply: str) -> str:
             continue
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.ImportFrom):
             continue
-        kept.append(line)
+        kept.append(_value_on_the_right(node) or line)
+    # The 1.5B wrote one totals_by_region assert four times; a pure call's repeat checks nothing new.
+    kept = [line for i, line in enumerate(kept) if not (_pure_call_compared(line) and line in kept[:i])]
     kept = _without_contradictions(kept)[:MAX_STATEMENTS]
     if not any(line.startswith("assert") for line in kept):
         return ""
     return "\n".join(kept)
+
+
+def _value_on_the_right(node: ast.stmt) -> str:
+    """`assert 16.09 == miles_to_km(10)` turned round: the check program reports the left side as
+    the value it got, and told "got 16.09, expected 10.0" the coder would chase the wrong number.
+    '' when the statement is not such an assert."""
+    test = node.test if isinstance(node, ast.Assert) else None
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return ""
+    left, right = test.left, test.comparators[0]
+    try:
+        ast.literal_eval(left)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return ""
+    if not any(isinstance(n, ast.Call) for n in ast.walk(right)):
+        return ""
+    return ast.unparse(ast.Assert(ast.Compare(right, [ast.Eq()], [left]), node.msg))
 
 
 def _without_contradictions(statements: list[str]) -> list[str]:

@@ -84,7 +84,7 @@ def test_asserts_that_contradict_each_other_are_dropped_and_the_rest_kept() -> N
         "assert count('app.log') == {'INFO': 2}\n"
         "s = Stack()\ns.push(1)\ns.push(2)\n"
         "assert s.pop() == 2\nassert s.pop() == 1\n"  # a method may give another value each time
-        "assert count('x.log') == {}\nassert count('x.log') == {}\n"  # the same twice agrees
+        "assert count('x.log') == {}\nassert count('x.log') == {}\n"  # the same twice agrees: once
         "```"
     )
     assert parse_checks(reply).splitlines() == [
@@ -94,7 +94,27 @@ def test_asserts_that_contradict_each_other_are_dropped_and_the_rest_kept() -> N
         "assert s.pop() == 2",
         "assert s.pop() == 1",
         "assert count('x.log') == {}",
-        "assert count('x.log') == {}",
     ]
     only_clashes = "```python\nassert f(1) == 1\nassert f(1) == 2\n```"
     assert parse_checks(only_clashes) == ""
+
+
+def test_a_value_written_first_is_moved_to_the_right() -> None:
+    # The check program reports the left side as the value got: the coder must see the call's.
+    reply = "```python\nassert 16.09344 == miles_to_km(10)\nassert [1] == [1]\nassert f(1) == 2\n```"
+    assert parse_checks(reply).splitlines() == [
+        "assert miles_to_km(10) == 16.09344",
+        "assert [1] == [1]",
+        "assert f(1) == 2",
+    ]
+
+
+def test_a_repeated_pure_check_is_kept_once_and_a_repeated_pop_twice() -> None:
+    lines = ["assert f(1) == 2", "assert f(1) == 2", "s = S()", "assert s.pop() == 1", "assert s.pop() == 1"]
+    reply = "```python\n" + "\n".join(lines) + "\n```"
+    assert parse_checks(reply).splitlines() == [
+        "assert f(1) == 2",
+        "s = S()",
+        "assert s.pop() == 1",
+        "assert s.pop() == 1",
+    ]
