@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from agents.check_disputes import CheckDisputes, evaluate_in_sandbox, without
 from agents.context_retrieval import Retriever, text_search_retriever
 from agents.crew_tools import (
     Check,
@@ -203,6 +204,7 @@ class CrewRunner:
         self.previous: RunInfo | None = None
         self._earlier: list[str] = []  # files the previous run changed that are still there
         self._echoed = False  # the coder's last try wrote every file back as it was before the run
+        self._disputes = CheckDisputes()
 
     # ---------- the run ----------
     def run(self, request: str, *, fresh: bool = False) -> RunSummary:
@@ -266,11 +268,13 @@ class CrewRunner:
         # The docstring examples of the files the request names, before the coder can drop them.
         examples_before = self._example_checks(modules_of([f for f in allowed_files if f in files]))
         written_checks: str | None = None  # the reviewer's asserts, asked once the first code exists
+        reviewer_wrote = False  # the checks are the reviewer's, not docstring examples
         versions: list[_Version] = []
         feedback, passed, check_lines = "", False, []
         fresh_tried = False  # a try from the files as they were, after a repeated answer
         failures: list[str] = []
         self._echoed = False
+        self._disputes = CheckDisputes()
         round_number = 0
         for round_number in range(1, self.settings.rounds + 1):
             if round_number > 1 and self.settings.plan_retries:
@@ -299,14 +303,21 @@ class CrewRunner:
                 if written_checks is None:
                     # Examples the docstrings already give are the checks; the reviewer writes some
                     # only where there are none.
-                    written_checks = (
-                        examples_before
-                        or self._example_checks(modules)
-                        or self.write_checks(request, modules, round_number)
-                    )
+                    written_checks = examples_before or self._example_checks(modules)
+                    if not written_checks:
+                        reviewer_wrote = True
+                        written_checks = self.write_checks(request, modules, round_number)
                 if written_checks:
                     check, outcome = run_written_checks(context, modules, written_checks)
-                    results.append(check)
+                    if outcome.failures and reviewer_wrote and not problems:
+                        # Only the reviewer's own checks: docstring examples are the spec.
+                        check, outcome, written_checks = self._second_opinion(
+                            context, request, modules, written_checks, outcome, check, round_number
+                        )
+                    if written_checks:
+                        results.append(check)
+                    else:
+                        outcome = None
             passed = bool(results) and all(r.passed for r in results) and not problems
             check_lines = [r.summary() for r in results] or ["no check ran: no Python file was written"]
             failures = outcome.failures if outcome else []
@@ -402,8 +413,7 @@ class CrewRunner:
                 continue
         return "\n".join(f for f in found if f)
 
-    def write_checks(self, request: str, modules: list[str], round_number: int) -> str:
-        """The reviewer's turn: assert lines from the request and the code's signatures."""
+    def _signatures_text(self, modules: list[str]) -> str:
         shown = []
         for module in modules[:3]:
             rel = module.replace(".", "/") + ".py"
@@ -411,12 +421,72 @@ class CrewRunner:
                 shown.append(f"# {module}\n{signatures(self.files.read_text(rel))}")
             except (ValueError, OSError):
                 continue
-        task = checks_task(request, "\n".join(shown), self._data_files_text(request))
+        return "\n".join(shown)
+
+    def write_checks(self, request: str, modules: list[str], round_number: int) -> str:
+        """The reviewer's turn: assert lines from the request and the code's signatures."""
+        task = checks_task(request, self._signatures_text(modules), self._data_files_text(request))
         reply = self._step(self.roles.reviewer, round_number, task, "assert lines")
         checks = parse_checks(reply)
         if not checks:
             self.bus.emit(Notice(level="info", message="The reviewer wrote no usable check: runs decide."))
         return checks
+
+    def second_opinion(self, request: str, checks: str, failures: list[str], round_number: int) -> list[str]:
+        """The failed checks that the model, asked again without the code, answers as the code does."""
+        return self._disputes.settle(
+            checks,
+            failures,
+            request,
+            self._data_files_text(request),
+            ask=lambda task: self._step(self.roles.reviewer, round_number, task, "one Python expression"),
+            evaluate=lambda program: evaluate_in_sandbox(
+                program, self.settings.limits, self._data_files(request)
+            ),
+        )
+
+    def _second_opinion(
+        self,
+        context: ToolContext,
+        request: str,
+        modules: list[str],
+        checks: str,
+        outcome: CheckOutcome,
+        check: Check,
+        round_number: int,
+    ) -> tuple[Check, CheckOutcome, str]:
+        """Failed checks the model, asked again without the code, answers as the code does are
+        dropped, and the rest run again. Returns the check run, its outcome and the checks kept
+        ('' when none is left: the runs decide)."""
+        dropped = self.second_opinion(request, checks, outcome.failures, round_number)
+        if not dropped:
+            return check, outcome, checks
+        for line in dropped:
+            self.bus.emit(
+                Notice(
+                    level="info",
+                    message=f"Dropped the check `{line[:160]}`: asked again, the model gave the code's value",
+                )
+            )
+        kept = without(checks, dropped)
+        if not kept:
+            return check, outcome, ""
+        check, outcome = run_written_checks(context, modules, kept)
+        return check, outcome, kept
+
+    def _data_files(self, request: str, limit: int = 200_000) -> dict[str, str]:
+        """The existing non-Python files the request names (small ones), for a second opinion's
+        program to read."""
+        found = {}
+        for name in files_named_in(request):
+            if name.endswith(".py"):
+                continue
+            try:
+                if self.files.resolve(name).stat().st_size <= limit:
+                    found[name] = self.files.read_text(name)
+            except (ValueError, OSError):
+                continue
+        return found
 
     def _data_files_text(self, request: str, lines: int = 12) -> str:
         """The first lines of each existing non-Python file the request names, for the reviewer."""

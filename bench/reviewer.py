@@ -10,13 +10,20 @@ check: in a real run it sends a correct answer back to the coder. Where files/ h
 the module (edit requests), the same asserts also run against it: a set that passes the reference
 and fails the original is one that tells the fix from the bug.
 
+The crew's second opinion (agents/check_disputes.py) then runs on the failures as in a run: on
+the wrong asserts it should drop them; on right asserts failing against wrong code (the original
+of an edit, and up to 3 mutants of the reference: an operator flipped or a number changed) it
+must keep them, or a run would approve a bug.
+
 Reported: asserts right / written, requests whose every assert is right, requests with no usable
-check, and, for edits, sets that tell the fix from the bug. Tune on requests 01-20 only.
+check, for edits, sets that tell the fix from the bug, and the second opinion's drops on each
+side. Tune on requests 01-20 only.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import datetime
 import json
 import shutil
@@ -50,6 +57,50 @@ def _run_checks(workspace: Path, modules: list[str], checks: str) -> tuple[int, 
     return outcome.passed, outcome.total, outcome.failures
 
 
+_FLIPS: dict[type, type] = {
+    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult, ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,
+}  # fmt: skip
+
+
+def _mutation_points(tree: ast.AST) -> list[ast.AST]:
+    return [
+        n
+        for n in ast.walk(tree)
+        if (isinstance(n, ast.BinOp) and type(n.op) in _FLIPS)
+        or (isinstance(n, ast.Compare) and type(n.ops[0]) in _FLIPS)
+        or (isinstance(n, ast.Constant) and type(n.value) in (int, float) and n.value not in (0, 1))
+    ]
+
+
+def _mutants(workspace: Path, modules: list[str], limit: int = 3) -> list[Path]:
+    """Copies of the workspace, each with one small bug in the reference (an operator flipped, a
+    number changed): code a right check fails, so the second opinion's wrong drops show."""
+    made = []
+    for module in modules:
+        rel = module.replace(".", "/") + ".py"
+        source = (workspace / rel).read_text()
+        count = len(_mutation_points(ast.parse(source)))
+        for index in sorted(
+            {round(i * (count - 1) / max(limit - 1, 1)) for i in range(limit)} if count else []
+        ):
+            tree = ast.parse(source)
+            node = _mutation_points(tree)[index]
+            if isinstance(node, ast.BinOp):
+                node.op = _FLIPS[type(node.op)]()
+            elif isinstance(node, ast.Compare):
+                node.ops[0] = _FLIPS[type(node.ops[0])]()
+            else:
+                node.value = node.value + 1  # type: ignore[attr-defined]
+            copy = Path(tempfile.mkdtemp(prefix="bench-reviewer-mutant-"))
+            shutil.copytree(workspace, copy, dirs_exist_ok=True)
+            (copy / rel).write_text(ast.unparse(tree) + "\n")
+            made.append(copy)
+        if len(made) >= limit:
+            break
+    return made[:limit]
+
+
 def review_one(engine: Engine, request: AcceptanceRequest) -> dict[str, Any]:
     reference = request.folder / "reference"
     original = request.folder / "files"
@@ -64,13 +115,27 @@ def review_one(engine: Engine, request: AcceptanceRequest) -> dict[str, Any]:
         checks = runner.write_checks(request.text, modules, 1)
         seconds = time.perf_counter() - began
         right, total, failures = _run_checks(workspace, modules, checks) if checks else (0, 0, [])
-    telling = None
-    shared = [m for m in modules if (original / (m.replace(".", "/") + ".py")).is_file()]
-    if checks and shared and right == total:
-        with tempfile.TemporaryDirectory(prefix="bench-reviewer-orig-") as folder:
-            shutil.copytree(original, folder, dirs_exist_ok=True)
-            on_original, _, _ = _run_checks(Path(folder), shared, checks)
-        telling = on_original < total
+        # Every check failing against the reference is wrong: the second opinion should drop it.
+        wrong_dropped = runner.second_opinion(request.text, checks, failures, 1) if failures else []
+        telling, right_failing, right_dropped = None, [], []
+        shared = [m for m in modules if (original / (m.replace(".", "/") + ".py")).is_file()]
+        wrong_checks = {f.split("  ->  ")[0] for f in failures}
+        if checks and shared:
+            with tempfile.TemporaryDirectory(prefix="bench-reviewer-orig-") as folder:
+                shutil.copytree(original, folder, dirs_exist_ok=True)
+                on_original, _, original_failures = _run_checks(Path(folder), shared, checks)
+            telling = on_original < total if right == total else None
+            # Right checks (they pass on the reference) failing on the code before the fix: the
+            # second opinion must keep them, or a run would approve the bug.
+            right_failing += [f for f in original_failures if f.split("  ->  ")[0] not in wrong_checks]
+        if checks:
+            for mutant in _mutants(workspace, modules):
+                _, _, mutant_failures = _run_checks(mutant, modules, checks)
+                right_failing += [f for f in mutant_failures if f.split("  ->  ")[0] not in wrong_checks]
+                shutil.rmtree(mutant, ignore_errors=True)
+        if right_failing:
+            right_dropped = runner.second_opinion(request.text, checks, right_failing, 1)
+        opinion_seconds = time.perf_counter() - began - seconds
     return {
         "request": request.name,
         "kind": request.kind,
@@ -80,6 +145,10 @@ def review_one(engine: Engine, request: AcceptanceRequest) -> dict[str, Any]:
         "failures": failures,
         "tells_fix_from_bug": telling,
         "seconds": round(seconds, 1),
+        "wrong_dropped": wrong_dropped,
+        "right_failing_on_wrong_code": right_failing,
+        "right_dropped": right_dropped,
+        "second_opinion_seconds": round(opinion_seconds, 1),
     }
 
 
@@ -100,7 +169,20 @@ def summarize(records: list[dict[str, Any]], model: str) -> dict[str, Any]:
         "edit_sets_telling_fix_from_bug": sum(1 for r in edits if r["tells_fix_from_bug"]),
         "edit_sets_all_right": len(edits),
         "seconds_per_request": round(sum(r["seconds"] for r in records) / max(len(records), 1), 1),
+        # The second opinion (agents/check_disputes.py) on the failed checks.
+        "wrong_asserts_dropped": sum(len(r["wrong_dropped"]) for r in records),
+        "right_asserts_failing_on_wrong_code": sum(len(r["right_failing_on_wrong_code"]) for r in records),
+        "right_asserts_dropped": sum(len(r["right_dropped"]) for r in records),
+        "second_opinion_seconds_per_request": round(
+            sum(r["second_opinion_seconds"] for r in records) / max(len(records), 1), 1
+        ),
     }
+
+
+def _listed(label: str, failures: list[str], dropped: list[str], mark: str) -> str:
+    return "".join(
+        f"\n    {label}{f' ({mark})' if f.split('  ->  ')[0] in dropped else ''}: {f}" for f in failures[:4]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,18 +204,29 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{request.name:<28} {record['right']}/{record['total']} right"
                 + (f", tells fix from bug: {telling}" if telling is not None else "")
-                + "".join(f"\n    wrong: {f}" for f in record["failures"][:4]),
+                + _listed("wrong", record["failures"], record["wrong_dropped"], "dropped")
+                + _listed(
+                    "right, fails wrong code",
+                    record["right_failing_on_wrong_code"],
+                    record["right_dropped"],
+                    "DROPPED",
+                ),
                 flush=True,
             )
     finally:
         engine.close()
     result = summarize(records, engine.model_path.name)
+    wrong = result["asserts_written"] - result["asserts_right"]
     if args.out:
         args.out.write_text(json.dumps({"summary": result, "records": records}, indent=1))
     print(
         f"asserts right: {result['asserts_right']}/{result['asserts_written']} "
         f"({result['assert_precision']:.0%}); every assert right in {result['requests_all_right']} of "
-        f"{result['requests']} requests; no usable check in {result['requests_without_checks']}"
+        f"{result['requests']} requests; no usable check in {result['requests_without_checks']}\n"
+        f"second opinion: dropped {result['wrong_asserts_dropped']} of {wrong} wrong asserts,"
+        f" {result['right_asserts_dropped']} of {result['right_asserts_failing_on_wrong_code']} right asserts"
+        f" failing on wrong code (the original, mutants of the reference);"
+        f" {result['second_opinion_seconds_per_request']} s per request"
     )
     if args.json:
         print(json.dumps(result))

@@ -62,6 +62,15 @@ def checks(*lines: str) -> str:
 SUMS = checks("assert total([1, 2]) == 3", "assert total([]) == 0")
 
 
+def opinion(expression: str) -> str:
+    """The reviewer's second opinion on a failed check: an expression for the value."""
+    return f"{FENCE}python\n{expression}\n{FENCE}"
+
+
+# The second opinions that side with SUMS on code that adds 1: total([1, 2]) and total([]).
+SUMS_UPHELD = [opinion("1 + 2"), opinion("0")]
+
+
 def one_round(path: str = "total_calc.py", content: str = GOOD, review: str = SUMS) -> ScriptedEngine:
     return ScriptedEngine(by_agent(coder=[files((path, content))], reviewer=[review]))
 
@@ -180,7 +189,7 @@ def test_a_failed_written_check_forces_a_second_round_with_its_failure(workspace
     engine = ScriptedEngine(
         by_agent(
             coder=[files(("total_calc.py", off_by_one)), files(("total_calc.py", GOOD))],
-            reviewer=[SUMS],  # written once, run every round
+            reviewer=[SUMS, *SUMS_UPHELD],  # written once, run every round
             planner=[plan("total_calc.py")],
         )
     )
@@ -194,7 +203,8 @@ def test_a_failed_written_check_forces_a_second_round_with_its_failure(workspace
     # Greedy first, then a sampled retry: greedy answers feedback with the same bytes.
     assert engine.calls_of("coder")[0].gen.temperature == 0 < engine.calls_of("coder")[1].gen.temperature
     assert (workspace / "total_calc.py").read_text() == GOOD
-    assert [c.agent for c in engine.calls] == ["coder", "reviewer", "coder"]  # no planner by default
+    # No planner by default; the reviewer asked again about each failed check, once.
+    assert [c.agent for c in engine.calls] == ["coder", "reviewer", "reviewer", "reviewer", "coder"]
 
 
 def test_a_failing_check_is_reported_and_fed_back(workspace: Path) -> None:
@@ -501,7 +511,7 @@ def test_when_no_round_passes_the_best_rounds_files_are_kept(workspace: Path) ->
     engine = ScriptedEngine(
         by_agent(
             coder=[files(("total_calc.py", half)), files(("total_calc.py", CRASH))],
-            reviewer=[SUMS],
+            reviewer=[SUMS, opinion("0")],
             planner=[plan("total_calc.py")],
         )
     )
@@ -545,7 +555,7 @@ def test_the_same_code_again_gets_one_fresh_try_then_ends_the_rounds(workspace: 
             # A blank line less is still the same code.
             coder=[files(("total_calc.py", off_by_one.replace("\n\n\n", "\n\n")))]
             + [files(("total_calc.py", off_by_one))] * 2,
-            reviewer=[SUMS],
+            reviewer=[SUMS, *SUMS_UPHELD],
             planner=[plan("total_calc.py")] * 2,
         )
     )
@@ -566,7 +576,7 @@ def test_a_fresh_try_can_succeed_where_the_fix_repeated(workspace: Path) -> None
     engine = ScriptedEngine(
         by_agent(
             coder=[files(("total_calc.py", off_by_one))] * 2 + [files(("total_calc.py", GOOD))],
-            reviewer=[SUMS],
+            reviewer=[SUMS, *SUMS_UPHELD],
             planner=[plan("total_calc.py")] * 2,
         )
     )
@@ -600,7 +610,7 @@ def test_the_best_round_is_put_back_even_when_a_later_round_added_a_function(wor
     engine = ScriptedEngine(
         by_agent(
             coder=[files(("total_calc.py", half)), files(("total_calc.py", later))],
-            reviewer=[SUMS],
+            reviewer=[SUMS, opinion("0")],
             planner=[plan("total_calc.py")],
         )
     )
@@ -641,7 +651,7 @@ def test_a_version_that_crashes_in_its_code_loses_to_one_that_only_disagrees(wor
     engine = ScriptedEngine(
         by_agent(
             coder=[files(("total_calc.py", GOOD)), files(("total_calc.py", follows))],
-            reviewer=[wrong_beliefs],
+            reviewer=[wrong_beliefs, opinion("2 + 2"), opinion("1 + 1 + 1")],  # asked again: the same
             planner=[plan("total_calc.py")],
         )
     )
@@ -674,7 +684,7 @@ def test_fresh_tries_go_on_after_a_repeated_answer(workspace: Path) -> None:
     engine = ScriptedEngine(
         by_agent(
             coder=[files(("total_calc.py", off_by_one))] * 2 + [files(("total_calc.py", GOOD))],
-            reviewer=[SUMS],
+            reviewer=[SUMS, *SUMS_UPHELD],
             planner=[plan("total_calc.py")] * 2,
         )
     )
@@ -864,3 +874,46 @@ def test_a_name_that_was_already_unbound_before_the_run_is_not_the_coders_proble
     )
     summary, _ = run(engine, workspace, request="Make double(x) in legacy.py return 2 * x.")
     assert summary.approved
+
+
+def test_a_check_the_second_opinion_disputes_is_dropped_and_the_code_approved(workspace: Path) -> None:
+    wrong = checks("assert total([1, 2]) == 4", "assert total([3]) == 3")  # the first is wrong
+    engine = ScriptedEngine(
+        by_agent(coder=[files(("total_calc.py", GOOD))], reviewer=[wrong, opinion("1 + 2")])
+    )
+    summary, bus = run(engine, workspace, rounds=3)
+    assert summary.approved and summary.rounds_used == 1  # no round spent on the wrong check
+    question = engine.calls_of("reviewer")[1].prompt
+    # Asked without the code and without either value: nothing to anchor the answer.
+    assert "total([1, 2])" in question and "return sum(xs)" not in question
+    assert "== 4" not in question and "got 3" not in question
+    assert any("Dropped the check `assert total([1, 2]) == 4`" in n.message for n in events(bus, Notice))
+    [written] = [c for c in events(bus, CheckRun) if c.command == "written checks" and c.passed]
+    assert written  # the kept check ran again, and passed
+
+
+def test_a_second_opinion_that_agrees_with_neither_keeps_the_check(workspace: Path) -> None:
+    wrong = checks("assert total([1, 2]) == 4")
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("total_calc.py", GOOD))] * 2,
+            reviewer=[wrong, opinion("5"), opinion("total([1, 2])")],  # a call of the code: no answer
+        )
+    )
+    summary, bus = run(engine, workspace, rounds=2)
+    assert not summary.approved and summary.rounds_used == 2
+    assert not any("Dropped the check" in n.message for n in events(bus, Notice))
+    # The same failure with the same value is asked about once per run.
+    assert [c.agent for c in engine.calls].count("reviewer") == 2
+
+
+def test_when_every_check_is_dropped_the_runs_decide(workspace: Path) -> None:
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("total_calc.py", GOOD))],
+            reviewer=[checks("assert total([1, 2]) == 4"), opinion("sum([1, 2])")],  # computed in the sandbox
+        )
+    )
+    summary, bus = run(engine, workspace, rounds=2)
+    assert summary.approved and summary.rounds_used == 1
+    assert not [c for c in events(bus, CheckRun) if c.command == "written checks" and c.passed]
