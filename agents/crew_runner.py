@@ -45,7 +45,13 @@ from agents.events import (
 from agents.file_blocks import FORMAT_RULES, FileBlock, file_blocks, unclosed_block
 from agents.focused_retry import focus_on, focus_rules, focus_text
 from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
-from agents.request_checks import imports_for, unbound_names, undefined_calls, unused_parameters
+from agents.request_checks import (
+    imports_for,
+    read_before_assigned,
+    unbound_names,
+    undefined_calls,
+    unused_parameters,
+)
 from agents.roles import (
     PLAN_SCHEMA,
     Plan,
@@ -664,7 +670,8 @@ class CrewRunner:
         self, context: ToolContext, written: list[str], sources: dict[str, str]
     ) -> list[str]:
         """Names a file just written reads that nothing binds, and that were not so before the run
-        (agents/request_checks.unbound_names), with the import where another file defines them."""
+        (agents/request_checks.unbound_names), with the import where another file defines them;
+        and names a function reads in its own first assignment to them (read_before_assigned)."""
         problems = []
         for rel in [p for p in written if p in sources]:
             before = set(unbound_names(context.originals.get(rel) or ""))
@@ -675,6 +682,14 @@ class CrewRunner:
                 hint = f" ({'; '.join(imports)})" if imports else ""
                 them = "it" if len(names) == 1 else "them"
                 problems.append(f"{rel} uses {', '.join(names)} without defining or importing {them}{hint}.")
+            before = set(read_before_assigned(context.originals.get(rel) or ""))
+            for found in [f for f in read_before_assigned(sources[rel]) if f not in before]:
+                function, name = found.split(": ")
+                problems.append(
+                    f"In {rel}, {function}() assigns {name} from a value that reads {name}: that makes"
+                    f" {name} local to {function}(), so the read fails (UnboundLocalError). Name the"
+                    " result differently."
+                )
         return problems
 
     def _python_sources(self) -> dict[str, str]:

@@ -83,6 +83,72 @@ def unbound_names(source: str) -> list[str]:
     return [name for name in dict.fromkeys(read) if name not in bound and name not in _BUILTINS]
 
 
+def read_before_assigned(source: str) -> list[str]:
+    """`function: name` where a function's first assignment to a name also reads it (`mean =
+    mean(values)`, `total += x`): the assignment makes the name local to the whole function, so
+    the read is an UnboundLocalError when the function runs (the 0.5B wrote `mean = mean(values)`
+    in summary(), and the unbound-name check could not see it: the name is bound there)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    found = []
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        arguments = function.args
+        parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]} | {
+            a.arg for a in (arguments.vararg, arguments.kwarg) if a
+        }
+        statements = list(_own_statements(function))
+        declared = {
+            name for node in statements if isinstance(node, ast.Global | ast.Nonlocal) for name in node.names
+        }
+        seen: set[str] = set(parameters | declared)
+        for node in statements:
+            targets = _assigned_names(node)
+            if isinstance(node, ast.AugAssign):
+                reads = targets
+            elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                reads = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            else:
+                reads = set()
+            found += [f"{function.name}: {name}" for name in sorted(targets & reads - seen)]
+            seen |= targets | _assigned_names_anywhere(node)
+    return list(dict.fromkeys(found))
+
+
+def _own_statements(function: ast.AST) -> list[ast.stmt]:
+    """The function's statements in source order, nested functions and classes left out."""
+    found: list[ast.stmt] = []
+    for child in ast.iter_child_nodes(function):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(child, ast.stmt):
+            found.append(child)
+        found += _own_statements(child) if not isinstance(child, ast.expr) else []
+    return sorted(found, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _assigned_names(node: ast.stmt) -> set[str]:
+    targets = (
+        node.targets
+        if isinstance(node, ast.Assign)
+        else [node.target]
+        if isinstance(node, ast.AugAssign | ast.AnnAssign)
+        else []
+    )
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+def _assigned_names_anywhere(node: ast.stmt) -> set[str]:
+    """Names a statement binds in other ways (for targets, with ... as, imports, except ... as)."""
+    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
 def imports_for(names: list[str], sources: dict[str, str]) -> list[str]:
     """`from module import name` for each name one of the sources (by path) defines at top level."""
     found = []

@@ -864,6 +864,26 @@ def test_a_name_the_new_code_never_binds_is_fed_back_with_the_import_that_binds_
     assert summary.approved and (workspace / "signup.py").read_text() == fixed
 
 
+def test_a_local_name_read_in_its_own_first_assignment_is_fed_back(workspace: Path) -> None:
+    (workspace / "stats.py").write_text("def mean(values):\n    return sum(values) / len(values)\n")
+    shadowing = "from stats import mean\n\n\ndef summary(values):\n    mean = mean(values)\n    return mean\n"
+    fixed = shadowing.replace(
+        "    mean = mean(values)\n    return mean", "    average = mean(values)\n    return average"
+    )
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("report.py", shadowing)), files(("report.py", fixed))],
+            reviewer=[checks("assert summary([2, 4]) == 3")],
+        )
+    )
+    request = "Write report.py with summary(values) that returns mean() from stats.py."
+    summary, bus = run(engine, workspace, request=request, rounds=2)
+    assert not events(bus, ReviewVerdict)[0].approved
+    told = engine.calls_of("coder")[1].prompt
+    assert "summary() assigns mean" in told and "UnboundLocalError" in told
+    assert summary.approved and (workspace / "report.py").read_text() == fixed
+
+
 def test_a_name_that_was_already_unbound_before_the_run_is_not_the_coders_problem(workspace: Path) -> None:
     (workspace / "legacy.py").write_text(
         "def old():\n    return missing()\n\n\ndef double(x):\n    return x\n"

@@ -1,6 +1,15 @@
-"""Misses found without running the code: an asked-for function nobody defines, an unused parameter."""
+"""Misses found without running the code: an asked-for function nobody defines, an unused
+parameter, a name nothing binds, a local read in its own first assignment."""
 
-from agents.request_checks import imports_for, unbound_names, undefined_calls, unused_parameters
+import pytest
+
+from agents.request_checks import (
+    imports_for,
+    read_before_assigned,
+    unbound_names,
+    undefined_calls,
+    unused_parameters,
+)
 
 TODO = "def add(item):\n    return item\n\n\nclass Box:\n    def put(self, thing):\n        pass\n"
 
@@ -61,3 +70,23 @@ def test_the_import_for_a_name_comes_from_the_file_that_defines_it() -> None:
         "from validators import is_email",
         "from pkg.util import Box",
     ]
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        (
+            "from stats import mean\ndef summary(values):\n    mean = mean(values)\n    return mean\n",
+            ["summary: mean"],
+        ),
+        ("total = 0\ndef add(x):\n    total += x\n", ["add: total"]),
+        ("def outer():\n    def inner():\n        y = y + 1\n", ["inner: y"]),
+        ("def f(xs):\n    total = 0\n    for x in xs:\n        total = total + x\n    return total\n", []),
+        ("total = 0\ndef add(x):\n    global total\n    total += x\n", []),
+        ("def f(x):\n    x = x + 1\n    return x\n", []),  # a parameter is bound on entry
+        ("def f(xs):\n    for x in xs:\n        x = x + 1\n", []),
+        ("def f(:\n", []),
+    ],
+)
+def test_a_name_read_in_its_own_first_assignment_is_found(source: str, found: list[str]) -> None:
+    assert read_before_assigned(source) == found
