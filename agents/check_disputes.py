@@ -4,9 +4,11 @@ writes the function again, which is run on the call); where that gives the code'
 the reviewer's, the check is dropped.
 
 On real coders the reviewer's expected values are often wrong (`c_to_f(37) == 99.4`), and one
-wrong check sends a right answer back for every remaining round. The question sees what the
-reviewer saw (the request, the signatures, the data files) and nothing that anchors it on either
-side, so a reply that agrees with the code is a vote the reviewer lost.
+wrong check sends a right answer back for every remaining round. The question shows the request
+and the data files it names, and nothing that anchors the answer on either side (no code, no
+value, no signatures), so a reply that agrees with the code is
+a vote the reviewer lost. Where the model shares the code's mistake it outvotes a right check:
+bench.reviewer counts both kinds of drop.
 """
 
 from __future__ import annotations
