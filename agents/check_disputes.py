@@ -6,9 +6,9 @@ the reviewer's, the check is dropped.
 On real coders the reviewer's expected values are often wrong (`c_to_f(37) == 99.4`), and one
 wrong check sends a right answer back for every remaining round. The question shows the request
 and the data files it names, and nothing that anchors the answer on either side (no code, no
-value, no signatures), so a reply that agrees with the code is
-a vote the reviewer lost. Where the model shares the code's mistake it outvotes a right check:
-bench.reviewer counts both kinds of drop.
+value, no signatures), so a reply that agrees with the code is a vote the reviewer lost. Where
+the model shares the code's mistake it outvotes a right check: bench.reviewer counts both kinds
+of drop.
 """
 
 from __future__ import annotations
