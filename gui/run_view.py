@@ -80,7 +80,7 @@ class RunView:
     _agent_message: int | None = None
     _agent_text: str = ""
     _tool_messages: dict[str, int] = field(default_factory=dict)
-    _round_check_failed: bool = False  # a check failed since the last verdict
+    _round_checks: dict[str, bool] = field(default_factory=dict)  # passed, by command, this round
 
     def __post_init__(self) -> None:
         self.messages.append({"role": "user", "content": self.request})
@@ -187,7 +187,9 @@ class RunView:
         title = f"Check: {event.command} {verdict}" + (" · changes not applied" if event.refused else "")
         # In a fence: the paths are named by the program, not to be read as Markdown.
         self.say(fence(output or "(no output)") + (f"\n\n{fence(landed)}" if landed else ""), title=title)
-        self._round_check_failed |= not event.passed
+        # By command: a later run of the same check in the round replaces the earlier one (the
+        # written checks run again once the second opinion drops a wrong assert).
+        self._round_checks[event.command] = event.passed
         self.messages[-1]["metadata"]["duration"] = round(event.duration_s, 2)
         self.timeline.append(
             TimelineRow(
@@ -203,7 +205,8 @@ class RunView:
         )
 
     def _on_review_verdict(self, event: ReviewVerdict) -> None:
-        checks_failed, self._round_check_failed = self._round_check_failed, False
+        checks_failed = not all(self._round_checks.values())
+        self._round_checks = {}
         if event.approved and checks_failed:
             # The runner does not count an approval over a failed check; say so next to the red check.
             self.say("**Reviewer:** approved, but a check failed, so the round is not done.")

@@ -163,6 +163,16 @@ def test_an_approval_over_a_failed_check_says_the_round_is_not_done() -> None:
     assert view.messages[-1]["content"] == "**Reviewer:** approved."
 
 
+def test_checks_run_again_in_a_round_are_judged_by_their_last_run() -> None:
+    # The second opinion dropped a wrong assert and the written checks ran again, and passed.
+    view = RunView("x")
+    view.apply(_check(passed=True))
+    view.apply(_check(passed=False, command="written checks"))
+    view.apply(_check(passed=True, command="written checks"))
+    view.apply(ReviewVerdict(round=1, approved=True, fixes=[]))
+    assert view.messages[-1]["content"] == "**Reviewer:** approved."
+
+
 def test_a_check_that_failed_on_silence_says_why() -> None:
     view = RunView("x")
     silent = _check(
