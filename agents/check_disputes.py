@@ -197,8 +197,8 @@ def answer_program(reply: str, call: str) -> str | None:
 
 class CheckDisputes:
     """Asks about each failed check once per value the code gave (the same question gets the same
-    answer); `settle` returns the checks the second opinion sided against. `evaluate` runs an
-    answer's program (in the sandbox) and gives (ok, value)."""
+    answer); `settle` returns the checks the second opinion sided against. `ask(call, prompt)` gets
+    the model's reply; `evaluate` runs an answer's program (in the sandbox) and gives (ok, value)."""
 
     def __init__(self) -> None:
         self._asked: dict[tuple[str, str], bool] = {}
@@ -210,7 +210,7 @@ class CheckDisputes:
         request: str,
         data: str = "",
         *,
-        ask: Callable[[str], str],
+        ask: Callable[[str, str], str],
         evaluate: Callable[[str], tuple[bool, object]],
     ) -> list[str]:
         dropped = []
@@ -221,7 +221,7 @@ class CheckDisputes:
                 if questions >= MAX_QUESTIONS:
                     continue
                 questions += 1
-                reply = ask(question(dispute.call, request, data))
+                reply = ask(dispute.call, question(dispute.call, request, data))
                 expression = answer_expression(reply)
                 ok, value = _value(expression) if expression else (False, None)
                 program = None if ok else answer_program(reply, dispute.call)

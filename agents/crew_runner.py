@@ -445,11 +445,21 @@ class CrewRunner:
             failures,
             request,
             self._data_files_text(request),
-            ask=lambda task: self._step(self.roles.reviewer, round_number, task, "one Python expression"),
+            ask=lambda call, task: self._ask_again(call, task, round_number),
             evaluate=lambda program: evaluate_in_sandbox(
                 program, self.settings.limits, self._data_files(request)
             ),
         )
+
+    def _ask_again(self, call: str, task: str, round_number: int) -> str:
+        # Said first, so the reviewer's short turn that follows reads as what it is.
+        self.bus.emit(
+            Notice(
+                level="info",
+                message=f"A check failed on `{call[:120]}`; asking what it must return, without the code.",
+            )
+        )
+        return self._step(self.roles.reviewer, round_number, task, "one Python expression")
 
     def _second_opinion(
         self,

@@ -94,7 +94,8 @@ def test_a_check_is_dropped_only_when_the_answer_is_the_codes_value() -> None:
     answers = {"37": "```python\n37 * 9 / 5 + 32\n```"}
     asked: list[str] = []
 
-    def ask(prompt: str) -> str:
+    def ask(call: str, prompt: str) -> str:
+        assert call == "c_to_f(37)"
         asked.append(prompt)
         return next(reply for key, reply in answers.items() if key in prompt)
 
