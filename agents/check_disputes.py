@@ -255,6 +255,8 @@ def evaluate_in_sandbox(
     meets the sandbox's limits, never the workspace."""
     with tempfile.TemporaryDirectory(prefix="localcrew-value-") as folder:
         for name, text in (files or {}).items():
+            if Path(name).is_absolute() or ".." in Path(name).parts:
+                continue  # only ever beside the program
             target = Path(folder, name)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text)

@@ -3,6 +3,8 @@ it may settle, how an answer is read, and when a check is dropped."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from agents.check_disputes import (
@@ -74,14 +76,16 @@ def test_code_for_an_answer_is_run_on_the_call() -> None:
     )
 
 
-def test_the_sandbox_runs_an_answer_within_its_limits_beside_the_data_files_only() -> None:
+def test_the_sandbox_runs_an_answer_within_its_limits_beside_the_data_files_only(tmp_path: Path) -> None:
     program = answer_program("```python\nsum([1, 2]) / 2\n```", "f()")
     assert program is not None and evaluate_in_sandbox(program, RunLimits()) == (True, 1.5)
     ok, _ = evaluate_in_sandbox("print('LOCALCREW-VALUE', 10 ** 10 ** 10)", RunLimits(wall_s=1.0))
     assert not ok
     reads = "import os\nprint('LOCALCREW-VALUE ' + repr(sorted(os.listdir('.'))))"
-    ok, listed = evaluate_in_sandbox(reads, RunLimits(), {"scores.csv": "name,score\n"})
-    assert ok and listed == ["scores.csv"]
+    outside = tmp_path / "outside.csv"
+    files = {"scores.csv": "name,score\n", str(outside): "x\n", "../up.csv": "x\n"}
+    ok, listed = evaluate_in_sandbox(reads, RunLimits(), files)
+    assert ok and listed == ["scores.csv"] and not outside.exists()
 
 
 def test_the_question_shows_neither_value() -> None:
