@@ -440,15 +440,14 @@ class CrewRunner:
 
     def second_opinion(self, request: str, checks: str, failures: list[str], round_number: int) -> list[str]:
         """The failed checks that the model, asked again without the code, answers as the code does."""
+        data = self._data_files(request)  # read once for all of this round's questions
         return self._disputes.settle(
             checks,
             failures,
             request,
             self._data_files_text(request),
             ask=lambda call, task: self._ask_again(call, task, round_number),
-            evaluate=lambda program: evaluate_in_sandbox(
-                program, self.settings.limits, self._data_files(request)
-            ),
+            evaluate=lambda program: evaluate_in_sandbox(program, self.settings.limits, data),
         )
 
     def _ask_again(self, call: str, task: str, round_number: int) -> str:

@@ -100,7 +100,7 @@ def read_before_assigned(source: str) -> list[str]:
         parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]} | {
             a.arg for a in (arguments.vararg, arguments.kwarg) if a
         }
-        statements = list(_own_statements(function))
+        statements = _own_statements(function)
         declared = {
             name for node in statements if isinstance(node, ast.Global | ast.Nonlocal) for name in node.names
         }
