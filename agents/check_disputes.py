@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from agents.written_checks import FENCED, asserted_equal, equality
 from tools.sandbox import RunLimits, run_command
 
 MAX_QUESTIONS = 3  # per round: each is a model call
@@ -29,7 +30,6 @@ _FAILED = re.compile(
     r"^(?P<check>assert .+?)  ->  AssertionError: got (?P<got>.+), expected (?P<expected>.+)$"
 )
 _VALUE = re.compile(r"^LOCALCREW-VALUE (.*)$", re.M)
-_FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.S)
 
 
 @dataclass(frozen=True)
@@ -90,16 +90,17 @@ def disputes(checks: str, failures: list[str]) -> list[Dispute]:
             node = ast.parse(match["check"]).body[0]
         except (SyntaxError, ValueError, IndexError):
             continue
-        test = node.test if isinstance(node, ast.Assert) else None
-        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        sides = asserted_equal(node)
+        if sides is None:
             continue
-        literal, expected = _value(ast.unparse(test.comparators[0]))
+        call, right = sides
+        literal, expected = _value(ast.unparse(right))
         if not literal:
             continue
-        names = {n.id for n in ast.walk(test.left) if isinstance(n, ast.Name)}
-        if names & bound or not any(isinstance(n, ast.Call) for n in ast.walk(test.left)):
+        names = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
+        if names & bound or not any(isinstance(n, ast.Call) for n in ast.walk(call)):
             continue
-        found.append(Dispute(match["check"], ast.unparse(test.left), got, expected))
+        found.append(Dispute(match["check"], ast.unparse(call), got, expected))
     return found
 
 
@@ -144,7 +145,7 @@ def _pure(tree: ast.Expression) -> bool:
 def answer_expression(reply: str) -> str | None:
     """The pure expression a reply ends with (its fenced block's last line, else its last line);
     None for code, a call of anything but a pure builtin, or no answer. A bare word is a string."""
-    blocks = _FENCED.findall(reply)
+    blocks = FENCED.findall(reply)
     text = blocks[-1] if blocks else reply
     lines = [line.strip().strip("`").strip() for line in text.splitlines() if line.strip()]
     if not lines or any(line.startswith(("def ", "class ", "import ", "from ")) for line in lines):
@@ -154,12 +155,9 @@ def answer_expression(reply: str) -> str | None:
         tree = ast.parse(last, mode="eval")
     except (SyntaxError, ValueError):
         return None
-    if (
-        isinstance(tree.body, ast.Compare)
-        and len(tree.body.ops) == 1
-        and isinstance(tree.body.ops[0], ast.Eq)
-    ):
-        tree = ast.Expression(tree.body.comparators[0])  # `f(1) == 2`: the value is its right side
+    sides = equality(tree.body)
+    if sides:
+        tree = ast.Expression(sides[1])  # `f(1) == 2`: the value is its right side
     if isinstance(tree.body, ast.Name) and tree.body.id not in _PURE:
         return repr(tree.body.id)
     return ast.unparse(tree) if _pure(tree) else None
@@ -179,7 +177,7 @@ def answer_program(reply: str, call: str) -> str | None:
     that code and the call. None when the reply gives neither."""
     expression = answer_expression(reply)
     if expression is None:
-        blocks = _FENCED.findall(reply)
+        blocks = FENCED.findall(reply)
         try:
             tree = ast.parse(blocks[-1]) if blocks else None
         except (SyntaxError, ValueError):

@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from agents.docstring_examples import docstring_examples
 
 MAX_STATEMENTS = 8
-_FENCED = re.compile(r"```[ \t]*[\w+-]*[^\n]*\n(.*?)```", re.S)
+FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.S)
 _RESULT = re.compile(r"^LOCALCREW-CHECKS (\d+) (\d+)$", re.M)
 
 
@@ -71,7 +71,7 @@ def parse_checks(reply: str) -> str:
     Definitions are dropped (a check that redefines the function tests itself), and so are imports
     of the code under test: the runner puts its names in scope.
     """
-    blocks = _FENCED.findall(reply)
+    blocks = FENCED.findall(reply)
     text = "\n".join(blocks) if blocks else reply
     kept: list[str] = []
     for line in _statements(text):
@@ -90,14 +90,26 @@ def parse_checks(reply: str) -> str:
     return "\n".join(kept)
 
 
+def equality(node: ast.AST | None) -> tuple[ast.expr, ast.expr] | None:
+    """(left, right) of `a == b`, one comparison; None for anything else."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq):
+        return node.left, node.comparators[0]
+    return None
+
+
+def asserted_equal(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
+    """(left, right) of `assert a == b`; None for any other statement."""
+    return equality(node.test) if isinstance(node, ast.Assert) else None
+
+
 def _value_on_the_right(node: ast.stmt) -> str:
     """`assert 16.09 == miles_to_km(10)` turned round: the check program reports the left side as
     the value it got, and told "got 16.09, expected 10.0" the coder would chase the wrong number.
     '' when the statement is not such an assert."""
-    test = node.test if isinstance(node, ast.Assert) else None
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+    sides = asserted_equal(node)
+    if sides is None:
         return ""
-    left, right = test.left, test.comparators[0]
+    left, right = sides
     try:
         ast.literal_eval(left)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -127,10 +139,10 @@ def _pure_call_compared(line: str) -> tuple[str, str] | None:
         node = ast.parse(line).body[0]
     except (SyntaxError, ValueError, IndexError):
         return None
-    test = node.test if isinstance(node, ast.Assert) else None
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+    sides = asserted_equal(node)
+    if sides is None:
         return None
-    call = test.left
+    call, expected = sides
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
         return None
     try:
@@ -138,7 +150,7 @@ def _pure_call_compared(line: str) -> tuple[str, str] | None:
             ast.literal_eval(argument)
     except ValueError:
         return None
-    return ast.dump(call), ast.dump(test.comparators[0])
+    return ast.dump(call), ast.dump(expected)
 
 
 def _statements(text: str) -> list[str]:
