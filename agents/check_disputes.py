@@ -171,26 +171,36 @@ def _root_name(call: str) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
+def second_implementation(reply: str, call: str) -> str | None:
+    """The code of a reply that, instead of a value, wrote what `call` calls again (asked about an
+    edit, the 1.5B answered with the fixed function); None when its last block defines no such name."""
+    blocks = FENCED.findall(reply)
+    try:
+        tree = ast.parse(blocks[-1]) if blocks else None
+    except (SyntaxError, ValueError):
+        return None
+    root = _root_name(call)
+    defined = {n.name for n in (tree.body if tree else []) if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+    return blocks[-1] if root and root in defined else None
+
+
+def _printing(call: str, code: str = "") -> str:
+    return (
+        f"{code}\nprint('LOCALCREW-VALUE ' + repr({call}))"
+        if code
+        else f"print('LOCALCREW-VALUE ' + repr({call}))"
+    )
+
+
 def answer_program(reply: str, call: str) -> str | None:
     """A program that prints the value the reply gives for `call`: its pure expression, or, where
-    the reply wrote code instead (asked about an edit, the 1.5B answered with the fixed function),
-    that code and the call. None when the reply gives neither."""
+    the reply wrote code instead, that code and the call. None when the reply gives neither."""
     expression = answer_expression(reply)
-    if expression is None:
-        blocks = FENCED.findall(reply)
-        try:
-            tree = ast.parse(blocks[-1]) if blocks else None
-        except (SyntaxError, ValueError):
-            tree = None
-        root = _root_name(call)
-        defined = {
-            n.name for n in (tree.body if tree else []) if isinstance(n, ast.FunctionDef | ast.ClassDef)
-        }
-        if not root or root not in defined:
-            return None
-        # A second implementation: where it agrees with the code, the reviewer is outvoted.
-        return f"{blocks[-1]}\nprint('LOCALCREW-VALUE ' + repr({call}))"
-    return f"print('LOCALCREW-VALUE ' + repr({expression}))"
+    if expression is not None:
+        return _printing(expression)
+    code = second_implementation(reply, call)
+    # A second implementation: where it agrees with the code, the reviewer is outvoted.
+    return _printing(call, code) if code else None
 
 
 class CheckDisputes:
@@ -200,6 +210,10 @@ class CheckDisputes:
 
     def __init__(self) -> None:
         self._asked: dict[tuple[str, str], bool] = {}
+        # name -> a second implementation the model wrote: it answers every later call of the name
+        # (asked about count_words("") after writing a right count_words, the 1.5B answered "1",
+        # the number the request gave as the bug).
+        self.implementations: dict[str, str] = {}
 
     def settle(
         self,
@@ -216,19 +230,40 @@ class CheckDisputes:
         for dispute in disputes(checks, failures):
             key = (dispute.check, repr(dispute.got))
             if key not in self._asked:
-                if questions >= MAX_QUESTIONS:
+                known = self.implementations.get(_root_name(dispute.call))
+                if known:
+                    ok, value = evaluate(_printing(dispute.call, known))
+                elif questions >= MAX_QUESTIONS:
                     continue
-                questions += 1
-                reply = ask(dispute.call, question(dispute.call, request, data))
-                expression = answer_expression(reply)
-                ok, value = _value(expression) if expression else (False, None)
-                program = None if ok else answer_program(reply, dispute.call)
-                if program:
-                    ok, value = evaluate(program)
+                else:
+                    questions += 1
+                    ok, value = self._answer(
+                        ask, dispute.call, question(dispute.call, request, data), evaluate
+                    )
                 self._asked[key] = ok and same(value, dispute.got) and not same(value, dispute.expected)
             if self._asked[key]:
                 dropped.append(dispute.check)
         return dropped
+
+    def _answer(
+        self,
+        ask: Callable[[str, str], str],
+        call: str,
+        prompt: str,
+        evaluate: Callable[[str], tuple[bool, object]],
+    ) -> tuple[bool, object]:
+        reply = ask(call, prompt)
+        expression = answer_expression(reply)
+        if expression is not None:
+            ok, value = _value(expression)
+            if ok:
+                return ok, value
+            return evaluate(_printing(expression))
+        code = second_implementation(reply, call)
+        if not code:
+            return False, None
+        self.implementations[_root_name(call)] = code
+        return evaluate(_printing(call, code))
 
 
 def without(checks: str, dropped: list[str]) -> str:

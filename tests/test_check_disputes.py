@@ -125,3 +125,28 @@ def test_without_drops_statements_and_leaves_nothing_without_an_assert() -> None
     checks = "x = 2\nassert f(x) == 4\nassert g(1) == 2"
     assert without(checks, ["assert f(x) == 4"]) == "x = 2\nassert g(1) == 2"
     assert without(checks, ["assert f(x) == 4", "assert g(1) == 2"]) == ""
+
+
+def test_a_second_implementation_answers_every_later_call_of_its_function() -> None:
+    # Acceptance request 17: the 1.5B wrote a right count_words for the first question, then
+    # answered count_words("") with "1", the number the request gave as the bug.
+    replies = ["```python\ndef count_words(s):\n    return len(s.split())\n```", "```python\n1\n```"]
+    asked: list[str] = []
+
+    def ask(call: str, prompt: str) -> str:
+        asked.append(call)
+        return replies[len(asked) - 1]
+
+    checks = 'assert count_words(" a b ") == 3\nassert count_words("") == 0\nassert count_words("a  b") == 2'
+    failures = [
+        'assert count_words(" a b ") == 3  ->  AssertionError: got 2, expected 3',
+        'assert count_words("") == 0  ->  AssertionError: got 1, expected 0',
+        'assert count_words("a  b") == 2  ->  AssertionError: got 3, expected 2',
+    ]
+    opinions = CheckDisputes()
+    dropped = opinions.settle(
+        checks, failures, "Fix count_words.", ask=ask, evaluate=lambda p: evaluate_in_sandbox(p, RunLimits())
+    )
+    assert dropped == ['assert count_words(" a b ") == 3']  # the implementation gives the code's 2
+    assert asked == ["count_words(' a b ')"]  # the other two ran on it, unasked
+    assert "count_words" in opinions.implementations
