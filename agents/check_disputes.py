@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agents.written_checks import FENCED, asserted_equal, equality
-from tools.sandbox import RunLimits, run_command
+from tools.sandbox import RunLimits, RunResult, run_command
 
 MAX_QUESTIONS = 3  # per round: each is a model call
 _FAILED = re.compile(
@@ -280,12 +280,9 @@ def without(checks: str, dropped: list[str]) -> str:
     return "\n".join(kept) if any(k.startswith("assert") for k in kept) else ""
 
 
-def evaluate_in_sandbox(
-    program: str, limits: RunLimits, files: dict[str, str] | None = None
-) -> tuple[bool, object]:
-    """(ok, value) that answer_program's program prints, run in the sandbox in a folder holding
-    only `files` (the data files the request names): `10 ** 10 ** 10` or a second implementation
-    meets the sandbox's limits, never the workspace."""
+def run_beside(program: str, limits: RunLimits, files: dict[str, str] | None = None) -> RunResult:
+    """Run `program` in the sandbox in an empty folder holding only `files`: nothing it does
+    reaches the workspace."""
     with tempfile.TemporaryDirectory(prefix="localcrew-value-") as folder:
         for name, text in (files or {}).items():
             if Path(name).is_absolute() or ".." in Path(name).parts:
@@ -293,8 +290,17 @@ def evaluate_in_sandbox(
             target = Path(folder, name)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text)
-        result = run_command(
+        return run_command(
             Path(folder), [sys.executable, "-c", program], replace(limits, wall_s=min(limits.wall_s, 5.0))
         )
+
+
+def evaluate_in_sandbox(
+    program: str, limits: RunLimits, files: dict[str, str] | None = None
+) -> tuple[bool, object]:
+    """(ok, value) that answer_program's program prints, run beside `files` only (the data files
+    the request names): `10 ** 10 ** 10` or a second implementation meets the sandbox's limits,
+    never the workspace."""
+    result = run_beside(program, limits, files)
     found = _VALUE.findall(result.stdout_tail)
     return _value(found[-1]) if result.exit_code == 0 and found else (False, None)

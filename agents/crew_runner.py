@@ -52,6 +52,7 @@ from agents.request_checks import (
     undefined_calls,
     unused_parameters,
 )
+from agents.reviewer_version import candidates, passes_every_check
 from agents.roles import (
     PLAN_SCHEMA,
     Plan,
@@ -320,6 +321,11 @@ class CrewRunner:
                         check, outcome, written_checks = self._second_opinion(
                             context, request, modules, written_checks, outcome, check, round_number
                         )
+                        if outcome.failures and self._use_reviewers_version(
+                            context, request, modules, written_checks, outcome.failures
+                        ):
+                            results = self._checks(context, this_round, asks_for_output(request))
+                            check, outcome = run_written_checks(context, modules, written_checks)
                     if written_checks:
                         results.append(check)
                     else:
@@ -488,6 +494,47 @@ class CrewRunner:
             return check, outcome, ""
         check, outcome = run_written_checks(context, modules, kept)
         return check, outcome, kept
+
+    def _use_reviewers_version(
+        self, context: ToolContext, request: str, modules: list[str], checks: str, failures: list[str]
+    ) -> bool:
+        """Writes the reviewer's own version of the failing functions (agents/reviewer_version)
+        where, tried away from the workspace, it passes every check. Whether it wrote one."""
+        implementations = self._disputes.implementations
+        if not implementations:
+            return False
+        written = {rel: self.files.read_text(rel) for rel in self._python_written(context)}
+        # The trial's folder: the request's data files and the project's modules, which the
+        # written ones may import.
+        beside = {**self._data_files(request), **self._python_modules(), **written}
+        for candidate in candidates(implementations, written, failures):
+            if not passes_every_check(candidate, beside, modules, checks, self.settings.limits):
+                continue
+            names = ", ".join(candidate.names)
+            self.bus.emit(
+                Notice(
+                    level="info",
+                    message=f"The reviewer's own {names}, written to settle a check, passes every check;"
+                    f" using it in {candidate.path}, the rest of the file as it was.",
+                )
+            )
+            context.agent = "reviewer"
+            try:
+                result = WriteFileTool().bind(context).run(path=candidate.path, content=candidate.text)
+            except ValueError:
+                return False
+            return not result.startswith("Error")
+        return False
+
+    def _python_modules(self, most: int = 50, limit: int = 200_000) -> dict[str, str]:
+        found = {}
+        for rel in [f for f in self.files.list_files() if f.endswith(".py")][:most]:
+            try:
+                if self.files.resolve(rel).stat().st_size <= limit:
+                    found[rel] = self.files.read_text(rel)
+            except (ValueError, OSError):
+                continue
+        return found
 
     def _data_files(self, request: str, limit: int = 200_000) -> dict[str, str]:
         """The existing non-Python files the request names (small ones), for a second opinion's

@@ -939,3 +939,44 @@ def test_when_every_check_is_dropped_the_runs_decide(workspace: Path) -> None:
     summary, bus = run(engine, workspace, rounds=2)
     assert summary.approved and summary.rounds_used == 1
     assert not [c for c in events(bus, CheckRun) if c.command == "written checks" and c.passed]
+
+
+COUNTING = (
+    "def count_words(text):\n    return len(text.split(' '))\n\n\n"
+    "def shout(text):\n    return text.upper()  # kept as it is\n"
+)
+WORD_CHECKS = checks(
+    "assert count_words('a  b') == 2", "assert count_words('') == 0", "assert shout('a') == 'A'"
+)
+RIGHT_COUNT = f"{FENCE}python\ndef count_words(s):\n    return len(s.split())\n{FENCE}"
+
+
+def test_the_reviewers_own_version_that_passes_every_check_is_used_in_place(workspace: Path) -> None:
+    # Acceptance request 17: the coder's count_words kept failing; asked about a check, the
+    # reviewer wrote a right count_words.
+    (workspace / "words.py").write_text(COUNTING)
+    request = "count_words in words.py miscounts several spaces. Fix it."
+    still_wrong = COUNTING.replace("text.split(' ')", "text.strip().split(' ')")
+    engine = ScriptedEngine(
+        by_agent(coder=[files(("words.py", still_wrong))], reviewer=[WORD_CHECKS, RIGHT_COUNT])
+    )
+    summary, bus = run(engine, workspace, request=request)
+    assert summary.approved, summary.message
+    text = (workspace / "words.py").read_text()
+    assert "len(s.split())" in text and text.endswith(COUNTING.split("\n\n\n")[1])  # shout() byte for byte
+    assert [c.agent for c in engine.calls].count("reviewer") == 2  # one question answered both calls
+    assert any("The reviewer's own count_words" in n.message for n in events(bus, Notice))
+
+
+def test_the_reviewers_own_version_that_fails_a_check_is_not_written(workspace: Path) -> None:
+    (workspace / "words.py").write_text(COUNTING)
+    request = "count_words in words.py miscounts several spaces. Fix it."
+    still_wrong = COUNTING.replace("text.split(' ')", "text.strip().split(' ')")
+    also_wrong = f"{FENCE}python\ndef count_words(s):\n    return 2 * len(s.split(' '))\n{FENCE}"
+    engine = ScriptedEngine(
+        by_agent(coder=[files(("words.py", still_wrong))], reviewer=[WORD_CHECKS, also_wrong, also_wrong])
+    )
+    summary, bus = run(engine, workspace, request=request)
+    assert not summary.approved
+    assert "2 * len" not in (workspace / "words.py").read_text()
+    assert not any("The reviewer's own" in n.message for n in events(bus, Notice))

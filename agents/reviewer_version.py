@@ -1,0 +1,59 @@
+"""The reviewer's own version of a function, tried where the coder's keeps failing the checks.
+
+Asked what a disputed call must return, the model sometimes writes the function again
+(agents/check_disputes). On acceptance request 17 the 1.5B could not fix count_words in three
+rounds as the coder, yet wrote `len(s.split())` as the reviewer. Such a second implementation is
+put in place of the failing function (the rest of the file kept byte for byte,
+agents/definition_merge.py) and run against every check in a folder of its own; only a version
+that passes them all is written to the workspace.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agents.check_disputes import run_beside
+from agents.definition_merge import merge_definitions
+from agents.edit_guard import lost_definitions
+from agents.written_checks import check_program, read_outcome
+from tools.sandbox import RunLimits
+
+
+@dataclass(frozen=True)
+class Candidate:
+    path: str
+    text: str  # the whole file with the reviewer's functions in place
+    names: list[str]  # the functions replaced
+
+
+def candidates(
+    implementations: dict[str, str], sources: dict[str, str], failures: list[str]
+) -> list[Candidate]:
+    """Per Python file, the file with the reviewer's version of each failing function it defines;
+    only where that replaces functions the file has and loses nothing else."""
+    failing = {name for name in implementations if any(re.search(rf"\b{name}\(", f) for f in failures)}
+    found = []
+    for path, text in sources.items():
+        text_now, names = text, []
+        for name in sorted(failing):
+            merged = merge_definitions(text_now, implementations[name])
+            # Only the failing function itself: the reviewer's copy of another one is not asked for.
+            if merged is None or merged.replaced != [name] or merged.removed:
+                continue
+            if lost_definitions(text, merged.text):
+                continue
+            text_now, names = merged.text, names + [name]
+        if names:
+            found.append(Candidate(path, text_now, names))
+    return found
+
+
+def passes_every_check(
+    candidate: Candidate, beside: dict[str, str], modules: list[str], checks: str, limits: RunLimits
+) -> bool:
+    """Whether the checks all pass with the candidate in place, run in a folder holding only the
+    files `beside` (the project's modules, the data files), never in the workspace."""
+    files = {**beside, candidate.path: candidate.text}
+    outcome = read_outcome(run_beside(check_program(modules, checks), limits, files).stdout_tail)
+    return outcome is not None and outcome.ok and outcome.total > 0

@@ -1,0 +1,45 @@
+"""The reviewer's own version of a failing function (agents/reviewer_version.py): where it may go
+in, and that it is tried against the checks away from the workspace."""
+
+from __future__ import annotations
+
+from agents.reviewer_version import Candidate, candidates, passes_every_check
+from tools.sandbox import RunLimits
+
+WORDS = (
+    "import os\n\n\ndef count_words(text):\n    return len(text.split(' '))\n\n\n"
+    "def shout(text):\n    return text.upper()\n"
+)
+RIGHT = "def count_words(s):\n    return len(s.split())\n"
+FAILED = ["assert count_words('a  b') == 2  ->  AssertionError: got 3, expected 2"]
+
+
+def test_the_failing_function_alone_is_replaced_and_the_rest_kept() -> None:
+    [found] = candidates({"count_words": RIGHT}, {"words.py": WORDS, "other.py": "x = 1\n"}, FAILED)
+    assert found.path == "words.py" and found.names == ["count_words"]
+    assert found.text == WORDS.replace(
+        "def count_words(text):\n    return len(text.split(' '))", RIGHT.strip()
+    )
+
+
+def test_no_candidate_where_it_would_change_more_than_the_failing_function() -> None:
+    also_shout = RIGHT + "\n\ndef shout(text):\n    return text\n"
+    assert candidates({"count_words": also_shout}, {"words.py": WORDS}, FAILED) == []
+    # A function whose checks pass is not replaced, and one the file lacks is not added.
+    assert candidates({"shout": "def shout(t):\n    return t.upper()\n"}, {"words.py": WORDS}, FAILED) == []
+    assert candidates({"count_words": RIGHT}, {"other.py": "x = 1\n"}, FAILED) == []
+
+
+def test_a_candidate_is_tried_against_every_check_beside_the_project_files() -> None:
+    checks = "assert count_words('a  b') == 2\nassert count_words('') == 0\nassert shout('a') == 'A'"
+    right = Candidate("words.py", WORDS.replace("text.split(' ')", "text.split()"), ["count_words"])
+    beside = {"words.py": WORDS}
+    assert passes_every_check(right, beside, ["words"], checks, RunLimits())
+    wrong = Candidate("words.py", WORDS.replace("text.split(' ')", "text.split(' ') * 2"), ["count_words"])
+    assert not passes_every_check(wrong, beside, ["words"], checks, RunLimits())
+    # The module it imports must be there: the project's files travel with it.
+    importing = Candidate("main.py", "from words import count_words\n", ["count_words"])
+    assert passes_every_check(
+        importing, {"words.py": right.text}, ["main"], "assert count_words('a b') == 2", RunLimits()
+    )
+    assert not passes_every_check(importing, {}, ["main"], "assert count_words('a b') == 2", RunLimits())
