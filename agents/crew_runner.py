@@ -52,7 +52,7 @@ from agents.request_checks import (
     undefined_calls,
     unused_parameters,
 )
-from agents.reviewer_version import candidates, passes_every_check
+from agents.reviewer_version import candidates, outcome_beside, passes_every_check, still_failing_as_before
 from agents.roles import (
     PLAN_SCHEMA,
     Plan,
@@ -507,15 +507,25 @@ class CrewRunner:
         # The trial's folder: the request's data files and the project's modules, which the
         # written ones may import.
         beside = {**self._data_files(request), **self._python_modules(), **written}
-        for candidate in candidates(implementations, written, failures):
-            if not passes_every_check(candidate, beside, modules, checks, self.settings.limits):
+        found = candidates(implementations, written, failures, context.originals)
+        if not found:
+            return False
+        before = {rel: text for rel, text in context.originals.items() if text is not None}
+        limits = self.settings.limits
+        if not still_failing_as_before(
+            failures, outcome_beside({**beside, **before}, modules, checks, limits)
+        ):
+            return False
+        for candidate in found:
+            if not passes_every_check(candidate, beside, modules, checks, limits):
                 continue
             names = ", ".join(candidate.names)
             self.bus.emit(
                 Notice(
                     level="info",
-                    message=f"The reviewer's own {names}, written to settle a check, passes every check;"
-                    f" using it in {candidate.path}, the rest of the file as it was.",
+                    message=f"A check still fails as it did before the run, and the reviewer's own {names},"
+                    f" written to settle a check, passes every check: using it in {candidate.path},"
+                    " the rest of the file as it was.",
                 )
             )
             context.agent = "reviewer"

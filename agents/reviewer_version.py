@@ -6,6 +6,12 @@ rounds as the coder, yet wrote `len(s.split())` as the reviewer. Such a second i
 put in place of the failing function (the rest of the file kept byte for byte,
 agents/definition_merge.py) and run against every check in a folder of its own; only a version
 that passes them all is written to the workspace.
+
+Only for a function the file had before the run, and only while a check still fails on the coder's
+version as it failed on the code before the run: the bug is then plainly still there. A check and a
+second implementation from the same model can share a mistake (the 1.5B took "variance" for the
+sample variance in both); on a new function, or one whose behaviour the coder did change, that
+pair must not outvote the coder.
 """
 
 from __future__ import annotations
@@ -15,8 +21,8 @@ from dataclasses import dataclass
 
 from agents.check_disputes import run_beside
 from agents.definition_merge import merge_definitions
-from agents.edit_guard import lost_definitions
-from agents.written_checks import check_program, read_outcome
+from agents.edit_guard import definitions, lost_definitions
+from agents.written_checks import CheckOutcome, check_program, read_outcome
 from tools.sandbox import RunLimits
 
 
@@ -28,15 +34,20 @@ class Candidate:
 
 
 def candidates(
-    implementations: dict[str, str], sources: dict[str, str], failures: list[str]
+    implementations: dict[str, str],
+    sources: dict[str, str],
+    failures: list[str],
+    originals: dict[str, str | None],
 ) -> list[Candidate]:
     """Per Python file, the file with the reviewer's version of each failing function it defines;
-    only where that replaces functions the file has and loses nothing else."""
+    only where that replaces a function the file had before the run (`originals`: the files' text
+    then, None for a new file) and loses nothing else."""
     failing = {name for name in implementations if any(re.search(rf"\b{name}\(", f) for f in failures)}
     found = []
     for path, text in sources.items():
+        before = definitions(originals.get(path) or "") or []
         text_now, names = text, []
-        for name in sorted(failing):
+        for name in sorted(failing & set(before)):
             merged = merge_definitions(text_now, implementations[name])
             # Only the failing function itself: the reviewer's copy of another one is not asked for.
             if merged is None or merged.replaced != [name] or merged.removed:
@@ -49,11 +60,21 @@ def candidates(
     return found
 
 
+def outcome_beside(
+    files: dict[str, str], modules: list[str], checks: str, limits: RunLimits
+) -> CheckOutcome | None:
+    """The checks' outcome run in a folder holding only `files` (the project's modules, the data
+    files), never in the workspace; None when the program could not report."""
+    return read_outcome(run_beside(check_program(modules, checks), limits, files).stdout_tail)
+
+
+def still_failing_as_before(failures: list[str], before: CheckOutcome | None) -> bool:
+    """A check fails now with the very value it failed with on the code before the run."""
+    return before is not None and bool(set(failures) & set(before.failures))
+
+
 def passes_every_check(
     candidate: Candidate, beside: dict[str, str], modules: list[str], checks: str, limits: RunLimits
 ) -> bool:
-    """Whether the checks all pass with the candidate in place, run in a folder holding only the
-    files `beside` (the project's modules, the data files), never in the workspace."""
-    files = {**beside, candidate.path: candidate.text}
-    outcome = read_outcome(run_beside(check_program(modules, checks), limits, files).stdout_tail)
-    return outcome is not None and outcome.ok and outcome.total > 0
+    outcome = outcome_beside({**beside, candidate.path: candidate.text}, modules, checks, limits)
+    return outcome is not None and outcome.ok

@@ -965,7 +965,7 @@ def test_the_reviewers_own_version_that_passes_every_check_is_used_in_place(work
     text = (workspace / "words.py").read_text()
     assert "len(s.split())" in text and text.endswith(COUNTING.split("\n\n\n")[1])  # shout() byte for byte
     assert [c.agent for c in engine.calls].count("reviewer") == 2  # one question answered both calls
-    assert any("The reviewer's own count_words" in n.message for n in events(bus, Notice))
+    assert any("the reviewer's own count_words" in n.message for n in events(bus, Notice))
 
 
 def test_the_reviewers_own_version_that_fails_a_check_is_not_written(workspace: Path) -> None:
@@ -979,4 +979,21 @@ def test_the_reviewers_own_version_that_fails_a_check_is_not_written(workspace: 
     summary, bus = run(engine, workspace, request=request)
     assert not summary.approved
     assert "2 * len" not in (workspace / "words.py").read_text()
-    assert not any("The reviewer's own" in n.message for n in events(bus, Notice))
+    assert not any("the reviewer's own" in n.message for n in events(bus, Notice))
+
+
+def test_the_reviewers_own_version_does_not_outvote_a_coder_that_changed_what_fails(
+    workspace: Path,
+) -> None:
+    # Both failures differ from what the code did before the run: the coder's version and the
+    # reviewer's disagree, and the same model wrote the reviewer's checks and its second version.
+    (workspace / "words.py").write_text(COUNTING)
+    request = "count_words in words.py miscounts several spaces. Fix it."
+    changed = COUNTING.replace("len(text.split(' '))", "len(text.split()) + 5")
+    engine = ScriptedEngine(
+        by_agent(coder=[files(("words.py", changed))], reviewer=[WORD_CHECKS, RIGHT_COUNT])
+    )
+    summary, bus = run(engine, workspace, request=request)
+    assert not summary.approved
+    assert "len(text.split()) + 5" in (workspace / "words.py").read_text()
+    assert not any("the reviewer's own" in n.message for n in events(bus, Notice))

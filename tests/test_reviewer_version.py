@@ -3,7 +3,13 @@ in, and that it is tried against the checks away from the workspace."""
 
 from __future__ import annotations
 
-from agents.reviewer_version import Candidate, candidates, passes_every_check
+from agents.reviewer_version import (
+    Candidate,
+    candidates,
+    outcome_beside,
+    passes_every_check,
+    still_failing_as_before,
+)
 from tools.sandbox import RunLimits
 
 WORDS = (
@@ -15,7 +21,8 @@ FAILED = ["assert count_words('a  b') == 2  ->  AssertionError: got 3, expected 
 
 
 def test_the_failing_function_alone_is_replaced_and_the_rest_kept() -> None:
-    [found] = candidates({"count_words": RIGHT}, {"words.py": WORDS, "other.py": "x = 1\n"}, FAILED)
+    sources = {"words.py": WORDS, "other.py": "x = 1\n"}
+    [found] = candidates({"count_words": RIGHT}, sources, FAILED, sources)
     assert found.path == "words.py" and found.names == ["count_words"]
     assert found.text == WORDS.replace(
         "def count_words(text):\n    return len(text.split(' '))", RIGHT.strip()
@@ -24,10 +31,14 @@ def test_the_failing_function_alone_is_replaced_and_the_rest_kept() -> None:
 
 def test_no_candidate_where_it_would_change_more_than_the_failing_function() -> None:
     also_shout = RIGHT + "\n\ndef shout(text):\n    return text\n"
-    assert candidates({"count_words": also_shout}, {"words.py": WORDS}, FAILED) == []
+    words = {"words.py": WORDS}
+    assert candidates({"count_words": also_shout}, words, FAILED, words) == []
     # A function whose checks pass is not replaced, and one the file lacks is not added.
-    assert candidates({"shout": "def shout(t):\n    return t.upper()\n"}, {"words.py": WORDS}, FAILED) == []
-    assert candidates({"count_words": RIGHT}, {"other.py": "x = 1\n"}, FAILED) == []
+    assert candidates({"shout": "def shout(t):\n    return t.upper()\n"}, words, FAILED, words) == []
+    assert candidates({"count_words": RIGHT}, {"other.py": "x = 1\n"}, FAILED, {"other.py": None}) == []
+    # A function the run wrote new is the coder's against the reviewer's: no tie-breaker.
+    assert candidates({"count_words": RIGHT}, words, FAILED, {"words.py": None}) == []
+    assert candidates({"count_words": RIGHT}, words, FAILED, {"words.py": "import os\n"}) == []
 
 
 def test_a_candidate_is_tried_against_every_check_beside_the_project_files() -> None:
@@ -43,3 +54,12 @@ def test_a_candidate_is_tried_against_every_check_beside_the_project_files() -> 
         importing, {"words.py": right.text}, ["main"], "assert count_words('a b') == 2", RunLimits()
     )
     assert not passes_every_check(importing, {}, ["main"], "assert count_words('a b') == 2", RunLimits())
+
+
+def test_a_check_that_fails_as_it_did_before_the_run_says_the_bug_is_still_there() -> None:
+    checks = "assert count_words('a  b') == 2\nassert shout('a') == 'A'"
+    before = outcome_beside({"words.py": WORDS}, ["words"], checks, RunLimits())
+    assert before is not None and before.failures == FAILED
+    assert still_failing_as_before(FAILED, before)
+    changed = ["assert count_words('a  b') == 2  ->  AssertionError: got 1, expected 2"]
+    assert not still_failing_as_before(changed, before) and not still_failing_as_before(FAILED, None)
