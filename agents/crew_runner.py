@@ -503,7 +503,7 @@ class CrewRunner:
         implementations = self._disputes.implementations
         if not implementations:
             return False
-        written = {rel: self.files.read_text(rel) for rel in self._python_written(context)}
+        written = self._small_texts(self._python_written(context))
         # The trial's folder: the request's data files and the project's modules, which the
         # written ones may import.
         beside = {**self._data_files(request), **self._python_modules(), **written}
@@ -536,23 +536,18 @@ class CrewRunner:
             return not result.startswith("Error")
         return False
 
-    def _python_modules(self, most: int = 50, limit: int = 200_000) -> dict[str, str]:
-        found = {}
-        for rel in [f for f in self.files.list_files() if f.endswith(".py")][:most]:
-            try:
-                if self.files.resolve(rel).stat().st_size <= limit:
-                    found[rel] = self.files.read_text(rel)
-            except (ValueError, OSError):
-                continue
-        return found
+    def _python_modules(self, most: int = 50) -> dict[str, str]:
+        return self._small_texts([f for f in self.files.list_files() if f.endswith(".py")][:most])
 
-    def _data_files(self, request: str, limit: int = 200_000) -> dict[str, str]:
+    def _data_files(self, request: str) -> dict[str, str]:
         """The existing non-Python files the request names (small ones), for a second opinion's
         program to read."""
+        return self._small_texts([name for name in files_named_in(request) if not name.endswith(".py")])
+
+    def _small_texts(self, names: list[str], limit: int = 200_000) -> dict[str, str]:
+        """The text of each of these files that exists, is readable and holds at most `limit` bytes."""
         found = {}
-        for name in files_named_in(request):
-            if name.endswith(".py"):
-                continue
+        for name in names:
             try:
                 if self.files.resolve(name).stat().st_size <= limit:
                     found[name] = self.files.read_text(name)
