@@ -16,6 +16,7 @@ pair must not outvote the coder.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 
@@ -48,7 +49,8 @@ def candidates(
         before = definitions(originals.get(path) or "") or []
         text_now, names = text, []
         for name in sorted(failing & set(before)):
-            merged = merge_definitions(text_now, implementations[name])
+            code = with_parameters_of(implementations[name], name, originals.get(path) or "")
+            merged = merge_definitions(text_now, code) if code else None
             # Only the failing function itself: the reviewer's copy of another one is not asked for.
             if merged is None or merged.replaced != [name] or merged.removed:
                 continue
@@ -78,3 +80,41 @@ def passes_every_check(
 ) -> bool:
     outcome = outcome_beside({**beside, candidate.path: candidate.text}, modules, checks, limits)
     return outcome is not None and outcome.ok
+
+
+def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, ast.arg]]:
+    a = function.args
+    kinds = [("positional only", p) for p in a.posonlyargs] + [("positional", p) for p in a.args]
+    kinds += [("*", a.vararg)] if a.vararg else []
+    kinds += [("keyword only", p) for p in a.kwonlyargs] + ([("**", a.kwarg)] if a.kwarg else [])
+    return kinds
+
+
+def with_parameters_of(code: str, name: str, original: str) -> str | None:
+    """The implementation of function `name` with the original's parameter names (the 1.5B wrote
+    `count_words(s)` for `count_words(text)`: a caller passing text= would break); None when the
+    parameters differ in number or kind, or a new name would clash with one the body uses."""
+    try:
+        tree, old_tree = ast.parse(code), ast.parse(original)
+    except (SyntaxError, ValueError):
+        return None
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    new = next((n for n in tree.body if isinstance(n, functions) and n.name == name), None)
+    old = next((n for n in old_tree.body if isinstance(n, functions) and n.name == name), None)
+    if new is None or old is None:
+        return code  # a class: its methods' parameters are the merge's business
+    new_params, old_params = _parameters(new), _parameters(old)
+    if [k for k, _ in new_params] != [k for k, _ in old_params]:
+        return None
+    renames = {n.arg: o.arg for (_, n), (_, o) in zip(new_params, old_params, strict=True) if n.arg != o.arg}
+    if not renames:
+        return code
+    used = {n.id for n in ast.walk(new) if isinstance(n, ast.Name)} | {p.arg for _, p in new_params}
+    if any(target in used and target not in renames for target in renames.values()):
+        return None
+    for node in ast.walk(new):
+        if isinstance(node, ast.Name) and node.id in renames:
+            node.id = renames[node.id]
+        elif isinstance(node, ast.arg) and node.arg in renames:
+            node.arg = renames[node.arg]
+    return ast.unparse(tree) + "\n"

@@ -963,7 +963,9 @@ def test_the_reviewers_own_version_that_passes_every_check_is_used_in_place(work
     summary, bus = run(engine, workspace, request=request)
     assert summary.approved, summary.message
     text = (workspace / "words.py").read_text()
-    assert "len(s.split())" in text and text.endswith(COUNTING.split("\n\n\n")[1])  # shout() byte for byte
+    assert "def count_words(text):\n    return len(text.split())" in text and text.endswith(
+        COUNTING.split("\n\n\n")[1]
+    )  # shout() byte for byte
     assert [c.agent for c in engine.calls].count("reviewer") == 2  # one question answered both calls
     assert any("the reviewer's own count_words" in n.message for n in events(bus, Notice))
 

@@ -9,6 +9,7 @@ from agents.reviewer_version import (
     outcome_beside,
     passes_every_check,
     still_failing_as_before,
+    with_parameters_of,
 )
 from tools.sandbox import RunLimits
 
@@ -24,9 +25,8 @@ def test_the_failing_function_alone_is_replaced_and_the_rest_kept() -> None:
     sources = {"words.py": WORDS, "other.py": "x = 1\n"}
     [found] = candidates({"count_words": RIGHT}, sources, FAILED, sources)
     assert found.path == "words.py" and found.names == ["count_words"]
-    assert found.text == WORDS.replace(
-        "def count_words(text):\n    return len(text.split(' '))", RIGHT.strip()
-    )
+    # In place, with the file's own parameter name: a caller passing text= keeps working.
+    assert found.text == WORDS.replace("text.split(' ')", "text.split()")
 
 
 def test_no_candidate_where_it_would_change_more_than_the_failing_function() -> None:
@@ -63,3 +63,15 @@ def test_a_check_that_fails_as_it_did_before_the_run_says_the_bug_is_still_there
     assert still_failing_as_before(FAILED, before)
     changed = ["assert count_words('a  b') == 2  ->  AssertionError: got 1, expected 2"]
     assert not still_failing_as_before(changed, before) and not still_failing_as_before(FAILED, None)
+
+
+def test_the_reviewers_version_takes_the_original_parameter_names_or_is_not_used() -> None:
+    original = "def area(width, height=1, *, unit='m'):\n    return width\n"
+    renamed = with_parameters_of("def area(w, h=2, *, u='cm'):\n    return w * h  # area\n", "area", original)
+    assert renamed == "def area(width, height=2, *, unit='cm'):\n    return width * height\n"
+    assert with_parameters_of("def area(w, h, u):\n    return w\n", "area", original) is None  # kinds differ
+    # `height` is already a local of the new body: renaming h to it would change what it computes.
+    clash = "def area(w, h=1, *, unit='m'):\n    height = 3\n    return w * height * h\n"
+    assert with_parameters_of(clash, "area", original) is None
+    same = "def area(width, height=1, *, unit='m'):\n    return width * height  # kept\n"
+    assert with_parameters_of(same, "area", original) == same
