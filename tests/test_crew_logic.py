@@ -951,34 +951,36 @@ WORD_CHECKS = checks(
 RIGHT_COUNT = f"{FENCE}python\ndef count_words(s):\n    return len(s.split())\n{FENCE}"
 
 
-def test_the_reviewers_own_version_that_passes_every_check_is_used_in_place(workspace: Path) -> None:
-    # Acceptance request 17: the coder's count_words kept failing; asked about a check, the
-    # reviewer wrote a right count_words.
+def fix_count_words(
+    workspace: Path, coder_wrote: str, *reviewer: str
+) -> tuple[RunSummary, EventBus, ScriptedEngine]:
+    """Acceptance request 17 in small: count_words in words.py miscounts, the coder's try is
+    `coder_wrote`, the reviewer writes WORD_CHECKS and then answers the second opinion."""
     (workspace / "words.py").write_text(COUNTING)
-    request = "count_words in words.py miscounts several spaces. Fix it."
-    still_wrong = COUNTING.replace("text.split(' ')", "text.strip().split(' ')")
     engine = ScriptedEngine(
-        by_agent(coder=[files(("words.py", still_wrong))], reviewer=[WORD_CHECKS, RIGHT_COUNT])
+        by_agent(coder=[files(("words.py", coder_wrote))], reviewer=[WORD_CHECKS, *reviewer])
     )
-    summary, bus = run(engine, workspace, request=request)
+    summary, bus = run(engine, workspace, request="count_words in words.py miscounts several spaces. Fix it.")
+    return summary, bus, engine
+
+
+STILL_WRONG = COUNTING.replace("text.split(' ')", "text.strip().split(' ')")  # fails as the original
+
+
+def test_the_reviewers_own_version_that_passes_every_check_is_used_in_place(workspace: Path) -> None:
+    # The coder's count_words kept failing; asked about a check, the reviewer wrote a right one.
+    summary, bus, engine = fix_count_words(workspace, STILL_WRONG, RIGHT_COUNT)
     assert summary.approved, summary.message
     text = (workspace / "words.py").read_text()
-    assert "def count_words(text):\n    return len(text.split())" in text and text.endswith(
-        COUNTING.split("\n\n\n")[1]
-    )  # shout() byte for byte
+    assert "def count_words(text):\n    return len(text.split())" in text
+    assert text.endswith(COUNTING.split("\n\n\n")[1])  # shout() byte for byte
     assert [c.agent for c in engine.calls].count("reviewer") == 2  # one question answered both calls
     assert any("the reviewer's own count_words" in n.message for n in events(bus, Notice))
 
 
 def test_the_reviewers_own_version_that_fails_a_check_is_not_written(workspace: Path) -> None:
-    (workspace / "words.py").write_text(COUNTING)
-    request = "count_words in words.py miscounts several spaces. Fix it."
-    still_wrong = COUNTING.replace("text.split(' ')", "text.strip().split(' ')")
     also_wrong = f"{FENCE}python\ndef count_words(s):\n    return 2 * len(s.split(' '))\n{FENCE}"
-    engine = ScriptedEngine(
-        by_agent(coder=[files(("words.py", still_wrong))], reviewer=[WORD_CHECKS, also_wrong, also_wrong])
-    )
-    summary, bus = run(engine, workspace, request=request)
+    summary, bus, _ = fix_count_words(workspace, STILL_WRONG, also_wrong, also_wrong)
     assert not summary.approved
     assert "2 * len" not in (workspace / "words.py").read_text()
     assert not any("the reviewer's own" in n.message for n in events(bus, Notice))
@@ -989,13 +991,8 @@ def test_the_reviewers_own_version_does_not_outvote_a_coder_that_changed_what_fa
 ) -> None:
     # Both failures differ from what the code did before the run: the coder's version and the
     # reviewer's disagree, and the same model wrote the reviewer's checks and its second version.
-    (workspace / "words.py").write_text(COUNTING)
-    request = "count_words in words.py miscounts several spaces. Fix it."
     changed = COUNTING.replace("len(text.split(' '))", "len(text.split()) + 5")
-    engine = ScriptedEngine(
-        by_agent(coder=[files(("words.py", changed))], reviewer=[WORD_CHECKS, RIGHT_COUNT])
-    )
-    summary, bus = run(engine, workspace, request=request)
+    summary, bus, _ = fix_count_words(workspace, changed, RIGHT_COUNT)
     assert not summary.approved
     assert "len(text.split()) + 5" in (workspace / "words.py").read_text()
     assert not any("the reviewer's own" in n.message for n in events(bus, Notice))
