@@ -185,11 +185,7 @@ def second_implementation(reply: str, call: str) -> str | None:
 
 
 def _printing(call: str, code: str = "") -> str:
-    return (
-        f"{code}\nprint('LOCALCREW-VALUE ' + repr({call}))"
-        if code
-        else f"print('LOCALCREW-VALUE ' + repr({call}))"
-    )
+    return (f"{code}\n" if code else "") + f"print('LOCALCREW-VALUE ' + repr({call}))"
 
 
 def answer_program(reply: str, call: str) -> str | None:
@@ -255,15 +251,13 @@ class CheckDisputes:
         reply = ask(call, prompt)
         expression = answer_expression(reply)
         if expression is not None:
-            ok, value = _value(expression)
+            ok, value = _value(expression)  # a literal needs no sandbox run
             if ok:
                 return ok, value
-            return evaluate(_printing(expression))
-        code = second_implementation(reply, call)
-        if not code:
-            return False, None
-        self.implementations[_root_name(call)] = code
-        return evaluate(_printing(call, code))
+        elif code := second_implementation(reply, call):
+            self.implementations[_root_name(call)] = code
+        program = answer_program(reply, call)
+        return evaluate(program) if program else (False, None)
 
 
 def without(checks: str, dropped: list[str]) -> str:

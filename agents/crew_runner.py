@@ -504,12 +504,12 @@ class CrewRunner:
         if not implementations:
             return False
         written = self._small_texts(self._python_written(context))
-        # The trial's folder: the request's data files and the project's modules, which the
-        # written ones may import.
-        beside = {**self._data_files(request), **self._python_modules(), **written}
         found = candidates(implementations, written, failures, context.originals)
         if not found:
             return False
+        # The trial's folder: the request's data files and the project's modules, which the
+        # written ones may import (read only now that there is something to try).
+        beside = {**self._data_files(request), **self._python_modules(), **written}
         before = {rel: text for rel, text in context.originals.items() if text is not None}
         limits = self.settings.limits
         if not still_failing_as_before(
