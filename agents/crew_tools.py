@@ -19,7 +19,7 @@ from crewai.tools import BaseTool
 from pydantic import BaseModel, Field, PrivateAttr, create_model
 
 from agents.definition_merge import Merge, merge_definitions
-from agents.edit_guard import lost_definitions, removable_names
+from agents.edit_guard import lost_definitions, removable_names, renames
 from agents.events import (
     CheckRun,
     EventBus,
@@ -242,9 +242,21 @@ class WriteFileTool(_EventTool):
         names = ", ".join(lost[:8])
         raise ValueError(
             f"not written: this would delete {names} from {path}, and the request does not ask for"
-            " that. Write only the functions you change, as valid Python, or the whole file with every"
-            " existing function and class kept."
+            f" that.{_renamed_in_place(lost, request)} Write only the functions you change, as valid"
+            " Python, or the whole file with every existing function and class kept."
         )
+
+
+def _renamed_in_place(lost: list[str], request: str) -> str:
+    """The hint for a renamed definition that did not stay where it was."""
+    renamed = renames(request)
+    hints = []
+    for name in lost:
+        *owner, last = name.split(".")
+        if last in renamed:
+            place = f"in class {'.'.join(owner)}" if owner else "at the top level of the file"
+            hints.append(f" Renamed, {last} stays where it was, {place}: define {renamed[last]} there.")
+    return "".join(hints)
 
 
 def expected_files_schema(files: list[str]) -> type[BaseModel]:

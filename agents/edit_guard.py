@@ -16,6 +16,12 @@ _DROPS = re.compile(
     r"\b(remove|removes|delete|deletes|drop|drops|rename|renames|replace|replaces|merge)\b", re.I
 )
 
+_RENAME = re.compile(
+    r"\brenam\w*\s+(?:the\s+)?(?:function\s+|method\s+|class\s+)?`?([A-Za-z_][\w.]*)`?(?:\(\))?`?"
+    r"\s+(?:to|into|as)\s+`?([A-Za-z_]\w*)",
+    re.I,
+)
+
 
 def definitions(source: str) -> list[str] | None:
     """Names defined in the source, or None when it does not parse."""
@@ -50,7 +56,24 @@ def lost_definitions(old: str, new: str, request: str = "") -> list[str]:
         before, after = _TOP_LEVEL.findall(old), _TOP_LEVEL.findall(new)
     kept = set(after)
     allowed = removable_names(request)
-    return [name for name in dict.fromkeys(before) if name not in kept and name.split(".")[-1] not in allowed]
+    renamed = renames(request)
+
+    def lost(name: str) -> bool:
+        if name in kept:
+            return False
+        parts = name.split(".")
+        if any(part in renamed for part in parts):
+            # Renamed, it must stand where it stood: asked to rename a function, the 1.5B moved it
+            # into a class as a method, and every caller of the function broke.
+            return ".".join(renamed.get(part, part) for part in parts) not in kept
+        return parts[-1] not in allowed
+
+    return [name for name in dict.fromkeys(before) if lost(name)]
+
+
+def renames(request: str) -> dict[str, str]:
+    """{old: new} for each "rename old to new" in the request."""
+    return {old.split(".")[-1]: new for old, new in _RENAME.findall(request)}
 
 
 def removable_names(request: str) -> set[str]:

@@ -43,6 +43,23 @@ def test_the_request_may_ask_to_remove_or_rename() -> None:
         "Stats.total",
         "Stats.count",
     ]
+    # Renamed, a definition stays where it was: moved into a class, its callers break.
+    as_method = MATHX.replace("def square(x)", "def _gone(x)").replace(
+        "    def count(self, xs):", "    def sq(self, x):\n        return x * x\n\n    def count(self, xs):"
+    )
+    assert lost_definitions(MATHX, as_method.replace("def _gone", "def other"), "Rename square to sq") == [
+        "square"
+    ]
+    assert (
+        lost_definitions(
+            MATHX, MATHX.replace("class Stats", "class Numbers"), "rename class Stats to Numbers"
+        )
+        == []
+    )
+    assert (
+        lost_definitions(MATHX, MATHX.replace("def total", "def sum_of"), "rename Stats.total to sum_of")
+        == []
+    )
     # Mentioning a name without asking to drop anything does not allow dropping it.
     assert lost_definitions(MATHX, MEAN_ONLY, "fix mean, square is fine") != []
 
@@ -92,3 +109,15 @@ def test_a_rewrite_that_drops_module_data_keeps_it(tmp_path: Path) -> None:
     assert "edited in place" in result
     text = (tmp_path / "todo.py").read_text()
     assert text.startswith("ITEMS = []\n") and "item.strip()" in text
+
+
+def test_a_rename_that_moves_a_function_into_a_class_is_refused_with_where_it_belongs(tmp_path: Path) -> None:
+    (tmp_path / "mathx.py").write_text(MATHX)
+    moved = MATHX.replace("def square(x):\n    return x * x\n\n\n", "").replace(
+        "    def count(self, xs):", "    def sq(self, x):\n        return x * x\n\n    def count(self, xs):"
+    )
+    result, _ = _write(tmp_path, "In mathx.py, rename square to sq", moved)
+    assert result.startswith("Error: not written") and "at the top level" in result and "sq" in result
+    assert (tmp_path / "mathx.py").read_text() == MATHX
+    result, _ = _write(tmp_path, "In mathx.py, rename square to sq", MATHX.replace("def square", "def sq"))
+    assert result.startswith("modified mathx.py")
