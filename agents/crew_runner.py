@@ -13,6 +13,7 @@ import ast
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,7 @@ from agents.events import (
 from agents.file_blocks import FORMAT_RULES, FileBlock, file_blocks, unclosed_block
 from agents.focused_retry import focus_on, focus_rules, focus_text
 from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
+from agents.mutator_checks import as_calls, unpromised
 from agents.request_checks import (
     imports_for,
     read_before_assigned,
@@ -66,7 +68,14 @@ from agents.roles import (
     planner_task,
     roles_for,
 )
-from agents.written_checks import CheckOutcome, example_checks, modules_of, parse_checks, signatures
+from agents.written_checks import (
+    CheckOutcome,
+    enough_checks,
+    example_checks,
+    modules_of,
+    parse_checks,
+    signatures,
+)
 from models.engine import Engine
 from models.reply_budget import reply_budget_for
 from tools.run_snapshot import RunInfo, RunSnapshots, SnapshotError
@@ -316,6 +325,14 @@ class CrewRunner:
                         written_checks = self.write_checks(request, modules, round_number)
                 if written_checks:
                     check, outcome = run_written_checks(context, modules, written_checks)
+                    plain = (
+                        self._as_plain_calls(request, written_checks, outcome.failures)
+                        if reviewer_wrote and outcome.failures
+                        else written_checks
+                    )
+                    if plain != written_checks:
+                        written_checks = plain
+                        check, outcome = run_written_checks(context, modules, written_checks)
                     if outcome.failures and reviewer_wrote and not problems:
                         # Only the reviewer's own checks: docstring examples are the spec.
                         check, outcome, written_checks = self._second_opinion(
@@ -438,7 +455,7 @@ class CrewRunner:
     def write_checks(self, request: str, modules: list[str], round_number: int) -> str:
         """The reviewer's turn: assert lines from the request and the code's signatures."""
         task = checks_task(request, self._signatures_text(modules), self._data_files_text(request))
-        reply = self._step(self.roles.reviewer, round_number, task, "assert lines")
+        reply = self._step(self.roles.reviewer, round_number, task, "assert lines", enough=enough_checks)
         checks = parse_checks(reply)
         if not checks:
             self.bus.emit(Notice(level="info", message="The reviewer wrote no usable check: runs decide."))
@@ -494,6 +511,20 @@ class CrewRunner:
             return check, outcome, ""
         check, outcome = run_written_checks(context, modules, kept)
         return check, outcome, kept
+
+    def _as_plain_calls(self, request: str, checks: str, failures: list[str]) -> str:
+        """The checks with each failed one that wants a value the request never promises turned
+        into its plain call (agents/mutator_checks)."""
+        replaced = unpromised(checks, failures, request)
+        for line, call in replaced.items():
+            self.bus.emit(
+                Notice(
+                    level="info",
+                    message=f"The check `{line}` wants a value the request never says"
+                    f" {call.split('(')[0]}() gives: it runs as a plain call.",
+                )
+            )
+        return as_calls(checks, replaced) if replaced else checks
 
     def _use_reviewers_version(
         self, context: ToolContext, request: str, modules: list[str], checks: str, failures: list[str]
@@ -832,6 +863,7 @@ class CrewRunner:
         expected: str,
         *,
         schema: dict[str, Any] | None = None,
+        enough: Callable[[str], bool] | None = None,
     ) -> str:
         if self.cancel.is_set():
             raise RunCancelledError("stopped")
@@ -839,7 +871,9 @@ class CrewRunner:
         began = time.perf_counter()
         # No tools: every agent answers in text (JSON for the planner and reviewer, Markdown files
         # for the coder), and the runner acts on it.
-        output = kickoff_one_agent(role, self._llm(role, schema), [], description, expected)
+        llm = self._llm(role, schema)
+        llm.enough = enough
+        output = kickoff_one_agent(role, llm, [], description, expected)
         self.bus.emit(
             AgentFinished(
                 agent=role.name,

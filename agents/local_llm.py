@@ -67,6 +67,9 @@ class LocalLLM(BaseLLM):
     task_only: bool = False
     bus: Any = Field(default=None, exclude=True)
     cancel: Any = Field(default=None, exclude=True)  # threading.Event set by Stop
+    # A test on the reply so far; true ends it there (the reviewer's ninth assert is never used,
+    # and the 1.5B once listed 27 of them, a minute of decoding).
+    enough: Any = Field(default=None, exclude=True)
     context_window: int = 4096
     _raw_calls: dict[str, str] = PrivateAttr(default_factory=dict)
     _stats: list[CallStats] = PrivateAttr(default_factory=list)
@@ -263,6 +266,8 @@ class LocalLLM(BaseLLM):
                 pieces.append(piece)
                 self._emit_stream_chunk_event(chunk=piece, from_task=task, from_agent=agent)
                 self._emit(TokenChunk(agent=self.agent_name, text=piece))
+                if self.enough is not None and self.enough("".join(pieces)):
+                    break
         finally:
             reply.close()  # a consumer that stopped early must not leave the model generating
             self._llm_seconds += time.perf_counter() - started

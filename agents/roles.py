@@ -193,15 +193,33 @@ def coder_task(
     )
 
 
+def _variable(class_name: str) -> str:
+    """TodoList -> todo_list."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", class_name).lower()
+
+
 def checks_task(request: str, code_signatures: str, data: str = "") -> str:
     """The reviewer sees the request and the code's signatures, not its bodies: its examples must
     come from the request, or they would copy the coder's mistakes. `data`: the start of the data
     files the request names (without them the 0.5B invented the rows of scores.csv)."""
+    classes = re.findall(r"^class (\w+)", code_signatures, re.M)[:3]
+    # Asked to "create an object on the first line", the 1.5B and the 0.5B still wrote
+    # `TodoList().add("a") == 1` then `TodoList().pending() == ["a"]`: a fresh object on every line,
+    # so the checks failed on right code and the crew spent its rounds on them.
+    objects = "\n".join(f"{_variable(name)} = {name}(...)" for name in classes)
+    for_class = (
+        f" For each class ({', '.join(classes)}): make one object of it first, as below, call the methods"
+        " that change it as plain lines (`obj.method(...)`), and assert on what it returns or holds"
+        " after them, always through that object."
+        if classes
+        else " For a class, create an object on the first line."
+    )
     return (
         (f"The data files:\n{data}\n\n" if data else "") + f"Request: {request}\n"
         f"The code to test defines:\n{code_signatures}\n\n"
         "Do not write the code. Write 3 to 6 assert lines that test it on concrete examples, each"
-        " comparing a call's result with the value the request says it must give. For a class,"
-        " create an object on the first line. No imports, no functions. Reply with only this block:\n"
-        "```python\nassert ...\n```"
+        " comparing a call's result with the value the request says it must give."
+        + for_class
+        + " No imports, no functions. Reply with only this block:\n"
+        + f"```python\n{objects + chr(10) if objects else ''}assert ...\n```"
     )

@@ -16,7 +16,7 @@ from pathlib import PurePosixPath
 
 from agents.docstring_examples import docstring_examples
 
-MAX_STATEMENTS = 8
+MAX_STATEMENTS = 8  # asserts; the lines that set up an object for them do not count
 FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.S)
 _RESULT = re.compile(r"^LOCALCREW-CHECKS (\d+) (\d+)$", re.M)
 
@@ -66,7 +66,7 @@ def example_checks(source: str) -> str:
 
 
 def parse_checks(reply: str) -> str:
-    """The reply's statements that parse, at most MAX_STATEMENTS; '' when none is an assert.
+    """The reply's statements that parse, up to the MAX_STATEMENTS-th assert; '' when none is one.
 
     Definitions are dropped (a check that redefines the function tests itself), and so are imports
     of the code under test: the runner puts its names in scope.
@@ -84,10 +84,15 @@ def parse_checks(reply: str) -> str:
         kept.append(_value_on_the_right(node) or line)
     # The 1.5B wrote one totals_by_region assert four times; a pure call's repeat checks nothing new.
     kept = [line for i, line in enumerate(kept) if not (_pure_call_compared(line) and line in kept[:i])]
-    kept = _without_contradictions(kept)[:MAX_STATEMENTS]
+    kept = _at_most_asserts(_without_contradictions(kept), MAX_STATEMENTS)
     if not any(line.startswith("assert") for line in kept):
         return ""
     return "\n".join(kept)
+
+
+def enough_checks(reply: str) -> bool:
+    """Whether a reply being written already holds more assert lines than are ever kept."""
+    return sum(line.lstrip().startswith("assert") for line in reply.splitlines()) > MAX_STATEMENTS
 
 
 def equality(node: ast.AST | None) -> tuple[ast.expr, ast.expr] | None:
@@ -117,6 +122,18 @@ def _value_on_the_right(node: ast.stmt) -> str:
     if not any(isinstance(n, ast.Call) for n in ast.walk(right)):
         return ""
     return ast.unparse(ast.Assert(ast.Compare(right, [ast.Eq()], [left]), node.msg))
+
+
+def _at_most_asserts(statements: list[str], most: int) -> list[str]:
+    """The statements up to and including the `most`-th assert."""
+    kept: list[str] = []
+    asserts = 0
+    for line in statements:
+        if asserts == most:
+            break
+        kept.append(line)
+        asserts += line.startswith("assert")
+    return kept
 
 
 def _without_contradictions(statements: list[str]) -> list[str]:

@@ -996,3 +996,34 @@ def test_the_reviewers_own_version_does_not_outvote_a_coder_that_changed_what_fa
     assert not summary.approved
     assert "len(text.split()) + 5" in (workspace / "words.py").read_text()
     assert not any("the reviewer's own" in n.message for n in events(bus, Notice))
+
+
+def test_a_check_that_wants_a_value_the_request_never_promises_runs_as_a_plain_call(workspace: Path) -> None:
+    stack = (
+        "class Stack:\n    def __init__(self):\n        self.items = []\n\n"
+        "    def push(self, item):\n        self.items.append(item)\n\n"
+        "    def pop(self):\n        return self.items.pop()\n"
+    )
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("stack.py", stack))],
+            reviewer=[
+                checks("s = Stack()", "assert s.push(1) == 1", "assert s.push(2) == 2", "assert s.pop() == 2")
+            ],
+        )
+    )
+    request = (
+        "Write stack.py with a class Stack: push(item) adds an item, pop() removes and returns the last one."
+    )
+    summary, bus = run(engine, workspace, request=request)
+    assert summary.approved, summary.message  # the pushes still ran: pop() saw 2
+    assert sum("runs as a plain call" in n.message for n in events(bus, Notice)) == 2
+
+
+def test_the_reviewers_reply_ends_once_it_has_more_asserts_than_are_kept(workspace: Path) -> None:
+    # The 1.5B once listed 27 asserts of one call, a minute of decoding for checks never run.
+    many = checks(*(f"assert total([{n}]) == {n}" for n in range(1, 13)))
+    summary, bus = run(one_round(review=many), workspace)
+    assert summary.approved, summary.message
+    streamed = "".join(e.text for e in bus.history if isinstance(e, TokenChunk) and e.agent == "reviewer")
+    assert "assert total([8]) == 8" in streamed and "total([10])" not in streamed

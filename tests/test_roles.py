@@ -41,3 +41,10 @@ def test_a_plan_lists_each_step_and_file_once() -> None:
     assert plan.steps == ["write_countdown.py", "create_countdown.py"]
     assert plan.files == ["countdown.py"]
     assert plan.text().count("countdown.py") == 3
+
+
+def test_checks_on_a_class_are_asked_for_on_one_object() -> None:
+    # `TodoList().add("a") == 1` then `TodoList().pending() == ["a"]`: a fresh object each line.
+    task = checks_task("Write todo.py with a class TodoList", "class TodoList:\n    def add(self, title)")
+    assert "todo_list = TodoList(" in task
+    assert " = " not in checks_task("Write f.py with f(x)", "def f(x)")

@@ -118,3 +118,10 @@ def test_a_repeated_pure_check_is_kept_once_and_a_repeated_pop_twice() -> None:
         "assert s.pop() == 1",
         "assert s.pop() == 1",
     ]
+
+
+def test_the_lines_that_set_up_an_object_do_not_count_against_the_asserts() -> None:
+    setup = ["t = TodoList()", *(f"t.add('task {i}')" for i in range(6))]
+    asserts = [f"assert t.count() == {i}" for i in range(10)]
+    kept = parse_checks("```python\n" + "\n".join(setup + asserts) + "\n```").splitlines()
+    assert kept == setup + asserts[:8]
