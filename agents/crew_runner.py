@@ -68,6 +68,7 @@ from agents.roles import (
     planner_task,
     roles_for,
 )
+from agents.unasked_changes import put_back, unasked_changes
 from agents.written_checks import (
     CheckOutcome,
     enough_checks,
@@ -366,6 +367,8 @@ class CrewRunner:
             feedback = self._feedback(problems, results, outcome, failures)
         if not passed:
             check_lines = self._keep_best(context, versions) or check_lines
+        elif written_checks and modules:
+            self._put_back_unasked(context, request, modules, written_checks)
         message = self._ending_message(passed, round_number, versions)
         return self._finish(
             run_id,
@@ -566,6 +569,38 @@ class CrewRunner:
                 return False
             return not result.startswith("Error")
         return False
+
+    def _put_back_unasked(self, context: ToolContext, request: str, modules: list[str], checks: str) -> None:
+        """Puts back, as they were before the run, the functions the run changed unasked
+        (agents/unasked_changes) where every check passes without the change."""
+        written = self._small_texts(self._python_written(context))
+        beside: dict[str, str] | None = None
+        for path, text in written.items():
+            original = context.originals.get(path)
+            if not original:
+                continue
+            kept, names = text, []
+            for name in unasked_changes(original, text, request):
+                candidate = put_back(kept, original, name)
+                if candidate is None:
+                    continue
+                if beside is None:  # read only once there is something to try
+                    beside = {**self._data_files(request), **self._python_modules(), **written}
+                outcome = outcome_beside({**beside, path: candidate}, modules, checks, self.settings.limits)
+                if outcome is not None and outcome.ok:
+                    kept, names = candidate, names + [name]
+            if not names:
+                continue
+            context.agent = "crew"
+            result = WriteFileTool().bind(context).run(path=path, content=kept)
+            if not result.startswith("Error"):
+                self.bus.emit(
+                    Notice(
+                        level="info",
+                        message=f"Put back {', '.join(names)} in {path} as it was: the request does not"
+                        " name it, and every check passes without the change.",
+                    )
+                )
 
     def _python_modules(self, most: int = 50) -> dict[str, str]:
         return self._small_texts([f for f in self.files.list_files() if f.endswith(".py")][:most])

@@ -998,6 +998,29 @@ def test_the_reviewers_own_version_does_not_outvote_a_coder_that_changed_what_fa
     assert not any("the reviewer's own" in n.message for n in events(bus, Notice))
 
 
+def test_a_function_rewritten_unasked_is_put_back_where_every_check_passes_without_it(
+    workspace: Path,
+) -> None:
+    # As the 1.5B did in the IDE: asked to fix one function, it rewrote another one too.
+    fixed = COUNTING.replace("text.split(' ')", "text.split()").replace(
+        "text.upper()  # kept as it is", "text.upper()"
+    )
+    summary, bus, _ = fix_count_words(workspace, fixed)
+    assert summary.approved, summary.message
+    assert (workspace / "words.py").read_text() == COUNTING.replace("text.split(' ')", "text.split()")
+    assert any("Put back shout" in n.message for n in events(bus, Notice))
+
+
+def test_an_unasked_change_the_checks_need_is_kept(workspace: Path) -> None:
+    needed = COUNTING.replace("text.split(' ')", "text.split()").replace("text.upper()", "text.upper() + ''")
+    (workspace / "words.py").write_text(COUNTING.replace("text.upper()", "text.lower()"))
+    engine = ScriptedEngine(by_agent(coder=[files(("words.py", needed))], reviewer=[WORD_CHECKS]))
+    summary, bus = run(engine, workspace, request="count_words in words.py miscounts several spaces. Fix it.")
+    assert summary.approved, summary.message
+    assert (workspace / "words.py").read_text() == needed  # lower() back would fail shout('a') == 'A'
+    assert not any("Put back" in n.message for n in events(bus, Notice))
+
+
 def test_a_check_that_wants_a_value_the_request_never_promises_runs_as_a_plain_call(workspace: Path) -> None:
     stack = (
         "class Stack:\n    def __init__(self):\n        self.items = []\n\n"

@@ -1,0 +1,78 @@
+"""Functions a run rewrote though the request did not ask: put back as they were.
+
+Asked in the IDE to "make count_words ignore words that are only punctuation", the 1.5B also
+rewrote longest_word. The user's other code must not change behind their back, so after a run
+whose checks pass, each such function is tried as it was before the run (agents/crew_runner keeps
+it only where every check still passes).
+
+Only where the request names a function of the file (else any change may be what it asks), only
+functions it does not name, that nothing it names or the module's own statements use (a helper the
+change needed), and whose parameters stayed the same (new parameters mean new callers).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from agents.definition_merge import merge_definitions
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    return {node.name: node for node in tree.body if isinstance(node, _FUNCTIONS)}
+
+
+def _source(text: str, node: ast.stmt) -> str:
+    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    return "".join(text.splitlines(keepends=True)[first - 1 : node.end_lineno])
+
+
+def _used(nodes: list[ast.stmt]) -> set[str]:
+    found = set()
+    for node in nodes:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name):
+                found.add(sub.id)
+            elif isinstance(sub, ast.Attribute):
+                found.add(sub.attr)
+    return found
+
+
+def unasked_changes(original: str, current: str, request: str) -> list[str]:
+    """The top-level functions of `current` that the run changed from `original` unasked."""
+    try:
+        old_tree, new_tree = ast.parse(original), ast.parse(current)
+    except (SyntaxError, ValueError):
+        return []
+    before, after = _functions(old_tree), _functions(new_tree)
+    words = set(re.findall(r"[A-Za-z_]\w*", request))
+    named = [node for node in new_tree.body if getattr(node, "name", None) in words]
+    if not named:
+        return []
+    statements = [node for node in new_tree.body if not isinstance(node, (*_FUNCTIONS, ast.ClassDef))]
+    used = _used(named + statements)
+    return [
+        name
+        for name, node in after.items()
+        if name in before
+        and name not in words | used
+        and ast.dump(node.args) == ast.dump(before[name].args)
+        and _source(current, node) != _source(original, before[name])
+    ]
+
+
+def put_back(current: str, original: str, name: str) -> str | None:
+    """`current` with function `name` as `original` has it, everything else byte for byte; None
+    when that cannot be done cleanly."""
+    try:
+        old = _functions(ast.parse(original)).get(name)
+    except (SyntaxError, ValueError):
+        return None
+    if old is None:
+        return None
+    merged = merge_definitions(current, _source(original, old))
+    if merged is None or merged.replaced != [name] or merged.removed or merged.added:
+        return None
+    return merged.text

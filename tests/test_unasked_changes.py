@@ -1,0 +1,49 @@
+"""Functions a run rewrote though the request did not name them are found, and put back in place."""
+
+from agents.unasked_changes import put_back, unasked_changes
+
+WORDS = """import re
+
+
+def count_words(text):
+    return len(text.split(" "))
+
+
+def longest_word(text):
+    return max(text.split(), key=len) if text.split() else ""
+
+
+def shout(text):
+    return text.upper()  # kept as it is
+"""
+# count_words fixed as asked; longest_word and shout rewritten unasked.
+REWRITTEN = (
+    WORDS.replace('len(text.split(" "))', "len(text.split())")
+    .replace('max(text.split(), key=len) if text.split() else ""', "max(text.split() or [''], key=len)")
+    .replace("text.upper()  # kept as it is", "text.upper()")
+)
+
+
+def test_functions_changed_but_not_named_are_found() -> None:
+    request = "count_words in words.py miscounts double spaces. Fix it."
+    assert unasked_changes(WORDS, REWRITTEN, request) == ["longest_word", "shout"]
+    assert unasked_changes(WORDS, REWRITTEN, "Fix count_words and longest_word") == ["shout"]
+
+
+def test_nothing_is_unasked_where_the_request_names_no_function_of_the_file() -> None:
+    assert unasked_changes(WORDS, REWRITTEN, "Make words.py handle double spaces.") == []
+
+
+def test_a_helper_the_named_function_uses_and_a_new_signature_are_left_alone() -> None:
+    uses_helper = REWRITTEN.replace("return len(text.split())", "return len(longest_word(text))")
+    assert unasked_changes(WORDS, uses_helper, "Fix count_words") == ["shout"]
+    new_parameter = REWRITTEN.replace("def shout(text):", "def shout(text, mark='!'):")
+    assert unasked_changes(WORDS, new_parameter, "Fix count_words") == ["longest_word"]
+    called_below = REWRITTEN + "\n\nprint(shout('hi'))\n"
+    assert unasked_changes(WORDS, called_below, "Fix count_words") == ["longest_word"]
+
+
+def test_putting_back_changes_that_function_only() -> None:
+    text = put_back(REWRITTEN, WORDS, "shout")
+    assert text == REWRITTEN.replace("text.upper()\n", "text.upper()  # kept as it is\n")
+    assert put_back(REWRITTEN, WORDS, "gone") is None
