@@ -524,7 +524,7 @@ class CrewRunner:
                 Notice(
                     level="info",
                     message=f"The check `{line}` wants a value the request never says"
-                    f" {call.split('(')[0]}() gives: it runs as a plain call.",
+                    f" {call.split('(')[0].rsplit('.', 1)[-1]}() gives: it runs as a plain call.",
                 )
             )
         return as_calls(checks, replaced) if replaced else checks
