@@ -80,4 +80,3 @@ def removable_names(request: str) -> set[str]:
     if not _DROPS.search(request):
         return set()
     return set(re.findall(r"[A-Za-z_]\w*", request))
-
