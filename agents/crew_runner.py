@@ -779,7 +779,8 @@ class CrewRunner:
                 written.append(block.path)
         sources = self._python_sources()  # after the writes: what the static checks below read
         problems += self._unbound_problems(context, written, sources)
-        unchanged = [b.path for b in blocks if self._as_before_the_run(context, b.path)]
+        # A refused write left the file as it was, but the answer did not: it is told the refusal.
+        unchanged = [b.path for b in blocks if b.path in written and self._as_before_the_run(context, b.path)]
         self._echoed = bool(blocks) and unchanged == [b.path for b in blocks]
         if self._echoed:
             # The 0.5B often copies the file it was shown back as it was: checks that passed before

@@ -1050,3 +1050,15 @@ def test_the_reviewers_reply_ends_once_it_has_more_asserts_than_are_kept(workspa
     assert summary.approved, summary.message
     streamed = "".join(e.text for e in bus.history if isinstance(e, TokenChunk) and e.agent == "reviewer")
     assert "assert total([8]) == 8" in streamed and "total([10])" not in streamed
+
+
+def test_a_refused_write_is_not_called_a_copy_of_the_file(workspace: Path) -> None:
+    (workspace / "util.py").write_text(UTIL)
+    # Renamed into a class as a method: the write is refused, and the file stays as it was.
+    moved = "class Util:\n    def twice(self, x):\n        return 2 * x\n"
+    engine = ScriptedEngine(by_agent(coder=[files(("util.py", moved))]))
+    summary, bus = run(engine, workspace, request="In util.py, rename double to twice.")
+    [verdict] = events(bus, ReviewVerdict)
+    assert any(fix.startswith("not written") and "top level" in fix for fix in verdict.fixes)
+    assert not any("exactly as it was" in fix for fix in verdict.fixes)
+    assert (workspace / "util.py").read_text() == UTIL
