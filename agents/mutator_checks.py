@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 
-from agents.written_checks import asserted_equal
+from agents.written_checks import equality
 
 _GIVES = re.compile(r"\b(return|returns|returning|give|gives|giving|yield|yields)\b", re.I)
 _NEXT = re.compile(r"\b\w+\s*\(|[.;](?:\s|$)")
@@ -39,7 +39,7 @@ def _bound(checks: ast.Module) -> set[str]:
 
 def _method_call(test: ast.expr, bound: set[str]) -> ast.Call | None:
     """`obj.method(...)` on an object the checks made, as the whole test or its compared side."""
-    sides = asserted_equal(ast.Assert(test))
+    sides = equality(test)
     call = sides[0] if sides else test
     if (
         isinstance(call, ast.Call)
@@ -69,7 +69,7 @@ def unpromised(checks: str, failures: list[str], request: str) -> dict[str, str]
         if not isinstance(node, ast.Assert):
             continue
         call = _method_call(node.test, bound)
-        if call is None or not isinstance(call.func, ast.Attribute):
+        if call is None or not isinstance(call.func, ast.Attribute):  # (narrows call.func's type)
             continue
         bare = call is node.test
         if not (bare or error.startswith("AssertionError: got None, expected")) or "to be raised" in error:
