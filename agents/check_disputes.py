@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agents.written_checks import FENCED, asserted_equal, equality
+from agents.written_checks import FENCED, asserted_equal, bound_names, equality
 from tools.sandbox import RunLimits, RunResult, run_command
 
 MAX_QUESTIONS = 3  # per round: each is a model call
@@ -64,20 +64,10 @@ def same(a: object, b: object) -> bool:
         return False
 
 
-def _bound_names(checks: str) -> set[str]:
-    """Names the check lines themselves bind (`s = Stack()`): a call on them depends on state the
-    question could not show."""
-    try:
-        tree = ast.parse(checks)
-    except (SyntaxError, ValueError):
-        return set()
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-
-
 def disputes(checks: str, failures: list[str]) -> list[Dispute]:
     """The failed checks a second opinion can settle: `assert <call> == <literal>` whose call uses
     no name the checks bind, and whose failure shows the code's value as a literal."""
-    bound = _bound_names(checks)
+    bound = bound_names(checks)  # a call on them depends on state the question could not show
     found = []
     for failure in failures:
         match = _FAILED.match(failure.strip())

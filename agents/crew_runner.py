@@ -541,9 +541,7 @@ class CrewRunner:
         found = candidates(implementations, written, failures, context.originals)
         if not found:
             return False
-        # The trial's folder: the request's data files and the project's modules, which the
-        # written ones may import (read only now that there is something to try).
-        beside = {**self._data_files(request), **self._python_modules(), **written}
+        beside = self._trial_folder(request, written)  # read only now that there is something to try
         before = {rel: text for rel, text in context.originals.items() if text is not None}
         limits = self.settings.limits
         if not still_failing_as_before(
@@ -585,7 +583,7 @@ class CrewRunner:
                 if candidate is None:
                     continue
                 if beside is None:  # read only once there is something to try
-                    beside = {**self._data_files(request), **self._python_modules(), **written}
+                    beside = self._trial_folder(request, written)
                 outcome = outcome_beside({**beside, path: candidate}, modules, checks, self.settings.limits)
                 if outcome is not None and outcome.ok:
                     kept, names = candidate, names + [name]
@@ -601,6 +599,11 @@ class CrewRunner:
                         " name it, and every check passes without the change.",
                     )
                 )
+
+    def _trial_folder(self, request: str, written: dict[str, str]) -> dict[str, str]:
+        """The files a trial away from the workspace runs beside: the request's data files and the
+        project's modules, which the written ones may import."""
+        return {**self._data_files(request), **self._python_modules(), **written}
 
     def _python_modules(self, most: int = 50) -> dict[str, str]:
         return self._small_texts([f for f in self.files.list_files() if f.endswith(".py")][:most])

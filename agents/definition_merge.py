@@ -55,6 +55,15 @@ def _text(lines: list[str], node: ast.stmt) -> str:
     return "".join(lines[start:end])
 
 
+def definition_text(source: str, node: ast.stmt) -> str:
+    """A top-level statement's own text in `source`, decorators included."""
+    return _text(_lines(source), node)
+
+
+def top_level_functions(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
 def _name(node: ast.stmt) -> str | None:
     if isinstance(node, _DEF):
         return node.name

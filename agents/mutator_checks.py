@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 
-from agents.written_checks import equality
+from agents.written_checks import bound_names, equality
 
 _GIVES = re.compile(r"\b(return|returns|returning|give|gives|giving|yield|yields)\b", re.I)
 _NEXT = re.compile(r"\b\w+\s*\(|[.;](?:\s|$)")
@@ -33,10 +33,6 @@ def promises_a_value(request: str, method: str) -> bool | None:
     return found
 
 
-def _bound(checks: ast.Module) -> set[str]:
-    return {n.id for n in ast.walk(checks) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-
-
 def _method_call(test: ast.expr, bound: set[str]) -> ast.Call | None:
     """`obj.method(...)` on an object the checks made, as the whole test or its compared side."""
     sides = equality(test)
@@ -54,11 +50,7 @@ def _method_call(test: ast.expr, bound: set[str]) -> ast.Call | None:
 def unpromised(checks: str, failures: list[str], request: str) -> dict[str, str]:
     """{failed check: the plain call it becomes} for each failed check that wants a value from a
     method the request does not say gives one (None came back, or a bare `assert obj.m()`)."""
-    try:
-        tree = ast.parse(checks)
-    except (SyntaxError, ValueError):
-        return {}
-    bound = _bound(tree)
+    bound = bound_names(checks)
     found = {}
     for failure in failures:
         text, _, error = failure.partition("  ->  ")

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from agents.check_disputes import run_beside
-from agents.definition_merge import merge_definitions
+from agents.definition_merge import merge_definitions, top_level_functions
 from agents.edit_guard import definitions, lost_definitions
 from agents.written_checks import CheckOutcome, check_program, read_outcome
 from tools.sandbox import RunLimits
@@ -98,9 +98,7 @@ def with_parameters_of(code: str, name: str, original: str) -> str | None:
         tree, old_tree = ast.parse(code), ast.parse(original)
     except (SyntaxError, ValueError):
         return None
-    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
-    new = next((n for n in tree.body if isinstance(n, functions) and n.name == name), None)
-    old = next((n for n in old_tree.body if isinstance(n, functions) and n.name == name), None)
+    new, old = top_level_functions(tree).get(name), top_level_functions(old_tree).get(name)
     if new is None or old is None:
         return code  # a class: its methods' parameters are the merge's business
     new_params, old_params = _parameters(new), _parameters(old)

@@ -15,18 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
-from agents.definition_merge import merge_definitions
-
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
-    return {node.name: node for node in tree.body if isinstance(node, _FUNCTIONS)}
-
-
-def _source(text: str, node: ast.stmt) -> str:
-    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-    return "".join(text.splitlines(keepends=True)[first - 1 : node.end_lineno])
+from agents.definition_merge import definition_text, merge_definitions, top_level_functions
 
 
 def _used(nodes: list[ast.stmt]) -> set[str]:
@@ -46,12 +35,16 @@ def unasked_changes(original: str, current: str, request: str) -> list[str]:
         old_tree, new_tree = ast.parse(original), ast.parse(current)
     except (SyntaxError, ValueError):
         return []
-    before, after = _functions(old_tree), _functions(new_tree)
+    before, after = top_level_functions(old_tree), top_level_functions(new_tree)
     words = set(re.findall(r"[A-Za-z_]\w*", request))
     named = [node for node in new_tree.body if getattr(node, "name", None) in words]
     if not named:
         return []
-    statements = [node for node in new_tree.body if not isinstance(node, (*_FUNCTIONS, ast.ClassDef))]
+    statements = [
+        node
+        for node in new_tree.body
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    ]
     used = _used(named + statements)
     return [
         name
@@ -59,7 +52,7 @@ def unasked_changes(original: str, current: str, request: str) -> list[str]:
         if name in before
         and name not in words | used
         and ast.dump(node.args) == ast.dump(before[name].args)
-        and _source(current, node) != _source(original, before[name])
+        and definition_text(current, node) != definition_text(original, before[name])
     ]
 
 
@@ -67,12 +60,12 @@ def put_back(current: str, original: str, name: str) -> str | None:
     """`current` with function `name` as `original` has it, everything else byte for byte; None
     when that cannot be done cleanly."""
     try:
-        old = _functions(ast.parse(original)).get(name)
+        old = top_level_functions(ast.parse(original)).get(name)
     except (SyntaxError, ValueError):
         return None
     if old is None:
         return None
-    merged = merge_definitions(current, _source(original, old))
+    merged = merge_definitions(current, definition_text(original, old))
     if merged is None or merged.replaced != [name] or merged.removed or merged.added:
         return None
     return merged.text

@@ -95,6 +95,15 @@ def enough_checks(reply: str) -> bool:
     return sum(line.lstrip().startswith("assert") for line in reply.splitlines()) > MAX_STATEMENTS
 
 
+def bound_names(checks: str) -> set[str]:
+    """Names the check lines themselves bind (`s = Stack()`); none when they do not parse."""
+    try:
+        tree = ast.parse(checks)
+    except (SyntaxError, ValueError):
+        return set()
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
 def equality(node: ast.AST | None) -> tuple[ast.expr, ast.expr] | None:
     """(left, right) of `a == b`, one comparison; None for anything else."""
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq):
