@@ -19,7 +19,7 @@ from crewai.tools import BaseTool
 from pydantic import BaseModel, Field, PrivateAttr, create_model
 
 from agents.definition_merge import Merge, merge_definitions
-from agents.edit_guard import lost_definitions, removable_names, renames
+from agents.edit_guard import asks_to_change, lost_definitions, removable_names, renames
 from agents.events import (
     CheckRun,
     EventBus,
@@ -187,6 +187,8 @@ class WriteFileTool(_EventTool):
     def _do(self, path: str, content: str) -> str:
         if not content.strip():
             raise ValueError(f"refusing to write an empty {path}: give the whole file content")
+        if self._data_as_it_was(path, content):
+            return f"left {path} as it was (the answer repeats it)"
         content, merged = self._keep_definitions(path, content)
         guarded = False
         if merged is None:
@@ -209,6 +211,22 @@ class WriteFileTool(_EventTool):
             except (WorkspaceError, OSError):  # the snapshot keeps it anyway
                 originals[path] = None
         return originals[path]
+
+    def _data_as_it_was(self, path: str, content: str) -> bool:
+        """True for an existing data file the answer repeats; raises for one it changes unasked.
+
+        Shown the project's files, the 1.5B wrote config.json back with its code: the same bytes
+        that time, but a small model's copy of a data file can drop or invent rows."""
+        if path.endswith(".py") or (old := self._original(path)) is None:
+            return False
+        if content.rstrip("\n") == old.rstrip("\n"):
+            return True
+        if asks_to_change(self._context.request, path):
+            return False
+        raise ValueError(
+            f"not written: {path} holds the user's data, and the request does not ask to change it."
+            " Leave it out of your answer; write only the code."
+        )
 
     def _keep_untouched(self, path: str, content: str) -> str:
         """A whole-file answer keeps the file's blank lines and docstring (agents.untouched_text)."""

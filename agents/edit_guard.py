@@ -3,7 +3,8 @@
 Small coders rewrite a whole file from memory and leave out the functions they were not asked to
 touch. The check compares the definitions (top-level functions, classes and assigned names, and
 methods as `Class.method`) before and after; a name the request mentions next to a word such as
-"remove" or "rename" may go.
+"remove" or "rename" may go. A data file the request only reads is the user's, whole: the coder
+may not rewrite it unless the request asks for a change in the sentence that names it.
 """
 
 from __future__ import annotations
@@ -80,3 +81,24 @@ def removable_names(request: str) -> set[str]:
     if not _DROPS.search(request):
         return set()
     return set(re.findall(r"[A-Za-z_]\w*", request))
+
+
+# Words that ask for a file's content to change, in the clause naming it ("Add a 'timeout' key to
+# config.json"); "The settings are in config.json" and "a function that reads scores.csv" only say
+# what to read.
+_CHANGES = re.compile(
+    r"\b(add|adds|append|appends|change|changes|update|updates|edit|edits|set|sets|remove|removes|"
+    r"delete|deletes|drop|drops|rename|renames|fix|fixes|replace|replaces|modify|modifies|write|"
+    r"writes|put|insert|inserts|save|saves|sort|correct|extend|fill|clean|reformat|format)\b",
+    re.I,
+)
+_CLAUSES = re.compile(r"(?<=[.;!?])\s+|\s+(?:that|which|and|then)\s+", re.I)
+
+
+def asks_to_change(request: str, path: str) -> bool:
+    """Whether a clause of the request that names the file (its path, its name, or its stem as a
+    word, not another file's: "the README") also asks for a change."""
+    name = path.rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0]
+    names = re.compile(rf"{re.escape(path)}|{re.escape(name)}|\b{re.escape(stem)}\b(?!\.\w)", re.I)
+    return any(names.search(clause) and _CHANGES.search(clause) for clause in _CLAUSES.split(request))

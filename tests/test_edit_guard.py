@@ -4,7 +4,7 @@ from pathlib import Path
 
 import agents.crewai_setup  # noqa: F401
 from agents.crew_tools import ToolContext, WriteFileTool
-from agents.edit_guard import lost_definitions
+from agents.edit_guard import asks_to_change, lost_definitions
 from agents.events import EventBus, FileChanged, ToolCallFailed
 from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles
@@ -121,3 +121,32 @@ def test_a_rename_that_moves_a_function_into_a_class_is_refused_with_where_it_be
     assert (tmp_path / "mathx.py").read_text() == MATHX
     result, _ = _write(tmp_path, "In mathx.py, rename square to sq", MATHX.replace("def square", "def sq"))
     assert result.startswith("modified mathx.py")
+
+
+CONFIG = '{\n  "host": "localhost",\n  "port": 8080\n}\n'
+
+
+def _write_config(tmp_path: Path, request: str, content: str) -> str:
+    context = ToolContext(WorkspaceFiles(tmp_path), EventBus(), RunLimits(wall_s=2.0), request=request)
+    return WriteFileTool().bind(context).run(path="config.json", content=content)
+
+
+def test_a_data_file_the_request_only_reads_is_not_rewritten(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(CONFIG)
+    reads = "Write settings.py with get_port(path) that reads a JSON file. The settings are in config.json."
+    # The 1.5B wrote config.json back beside its code: a copy is let be, a changed copy refused.
+    assert _write_config(tmp_path, reads, CONFIG.rstrip()).startswith("left config.json as it was")
+    result = _write_config(tmp_path, reads, CONFIG.replace("8080", "8000"))
+    assert result.startswith("Error: not written") and "does not ask to change it" in result
+    assert (tmp_path / "config.json").read_text() == CONFIG
+    changed = _write_config(tmp_path, "Set the port in config.json to 8000.", CONFIG.replace("8080", "8000"))
+    assert changed.startswith("modified config.json")
+    assert (tmp_path / "config.json").read_text() == CONFIG.replace("8080", "8000")
+
+
+def test_which_clauses_ask_to_change_a_file() -> None:
+    assert not asks_to_change("scores.csv has a header line. Write grades.py that reads it.", "scores.csv")
+    assert not asks_to_change("Write sales.py that reads a file like sales.csv and adds it up", "sales.csv")
+    assert asks_to_change("In config.json, set the port to 9000", "config.json")
+    assert asks_to_change("Update the README with the usage", "README.md")
+    assert asks_to_change("Fix the typo in data/names.csv", "data/names.csv")
