@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agents.check_disputes import CheckDisputes, evaluate_in_sandbox, without
+from agents.check_settling import CheckSettler
 from agents.context_retrieval import Retriever, text_search_retriever
 from agents.crew_tools import (
     Check,
@@ -46,7 +46,7 @@ from agents.events import (
 from agents.file_blocks import FORMAT_RULES, FileBlock, file_blocks, unclosed_block
 from agents.focused_retry import focus_on, focus_rules, focus_text
 from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
-from agents.mutator_checks import as_calls, unpromised
+from agents.project_texts import ProjectTexts
 from agents.request_checks import (
     imports_for,
     read_before_assigned,
@@ -54,7 +54,6 @@ from agents.request_checks import (
     undefined_calls,
     unused_parameters,
 )
-from agents.reviewer_version import candidates, outcome_beside, passes_every_check, still_failing_as_before
 from agents.roles import (
     PLAN_SCHEMA,
     Plan,
@@ -68,7 +67,6 @@ from agents.roles import (
     planner_task,
     roles_for,
 )
-from agents.unasked_changes import put_back, unasked_changes
 from agents.written_checks import (
     CheckOutcome,
     enough_checks,
@@ -221,7 +219,8 @@ class CrewRunner:
         self.previous: RunInfo | None = None
         self._earlier: list[str] = []  # files the previous run changed that are still there
         self._echoed = False  # the coder's last try wrote every file back as it was before the run
-        self._disputes = CheckDisputes()
+        self.texts = ProjectTexts(self.files)
+        self.settler = self._new_settler()
 
     # ---------- the run ----------
     def run(self, request: str, *, fresh: bool = False) -> RunSummary:
@@ -291,7 +290,7 @@ class CrewRunner:
         fresh_tried = False  # a try from the files as they were, after a repeated answer
         failures: list[str] = []
         self._echoed = False
-        self._disputes = CheckDisputes()
+        self.settler = self._new_settler()
         round_number = 0
         for round_number in range(1, self.settings.rounds + 1):
             if round_number > 1 and self.settings.plan_retries:
@@ -314,7 +313,7 @@ class CrewRunner:
                 )
             this_round = list(dict.fromkeys(context.written[written_before:]))
             results = self._checks(context, this_round, asks_for_output(request))
-            modules = modules_of(self._python_written(context))
+            modules = modules_of(self.texts.python_written(context.written))
             outcome: CheckOutcome | None = None
             if modules and not user_tests:
                 if written_checks is None:
@@ -326,22 +325,20 @@ class CrewRunner:
                         written_checks = self.write_checks(request, modules, round_number)
                 if written_checks:
                     check, outcome = run_written_checks(context, modules, written_checks)
-                    plain = (
-                        self._as_plain_calls(request, written_checks, outcome.failures)
-                        if reviewer_wrote and outcome.failures
-                        else written_checks
-                    )
-                    if plain != written_checks:
-                        written_checks = plain
-                        check, outcome = run_written_checks(context, modules, written_checks)
-                    if outcome.failures and reviewer_wrote and not problems:
+                    if reviewer_wrote and outcome.failures:
                         # Only the reviewer's own checks: docstring examples are the spec.
-                        check, outcome, written_checks = self._second_opinion(
-                            context, request, modules, written_checks, outcome, check, round_number
+                        settled = self.settler.settle(
+                            context,
+                            request,
+                            modules,
+                            written_checks,
+                            check,
+                            outcome,
+                            round_number,
+                            code_problems=bool(problems),
                         )
-                        if outcome.failures and self._use_reviewers_version(
-                            context, request, modules, written_checks, outcome.failures
-                        ):
+                        check, outcome, written_checks = settled.check, settled.outcome, settled.checks
+                        if settled.rewrote:
                             results = self._checks(context, this_round, asks_for_output(request))
                             check, outcome = run_written_checks(context, modules, written_checks)
                     if written_checks:
@@ -368,7 +365,7 @@ class CrewRunner:
         if not passed:
             check_lines = self._keep_best(context, versions) or check_lines
         elif written_checks and modules:
-            self._put_back_unasked(context, request, modules, written_checks)
+            self.settler.put_back_unasked(context, request, modules, written_checks)
         message = self._ending_message(passed, round_number, versions)
         return self._finish(
             run_id,
@@ -455,191 +452,20 @@ class CrewRunner:
                 continue
         return "\n".join(shown)
 
+    def _new_settler(self) -> CheckSettler:
+        def ask(task: str, round_number: int) -> str:
+            return self._step(self.roles.reviewer, round_number, task, "one Python expression")
+
+        return CheckSettler(self.bus, self.texts, self.settings.limits, ask)
+
     def write_checks(self, request: str, modules: list[str], round_number: int) -> str:
         """The reviewer's turn: assert lines from the request and the code's signatures."""
-        task = checks_task(request, self._signatures_text(modules), self._data_files_text(request))
+        task = checks_task(request, self._signatures_text(modules), self.texts.data_files_text(request))
         reply = self._step(self.roles.reviewer, round_number, task, "assert lines", enough=enough_checks)
         checks = parse_checks(reply)
         if not checks:
             self.bus.emit(Notice(level="info", message="The reviewer wrote no usable check: runs decide."))
         return checks
-
-    def second_opinion(self, request: str, checks: str, failures: list[str], round_number: int) -> list[str]:
-        """The failed checks that the model, asked again without the code, answers as the code does."""
-        data = self._data_files(request)  # read once for all of this round's questions
-        return self._disputes.settle(
-            checks,
-            failures,
-            request,
-            self._data_files_text(request),
-            ask=lambda call, task: self._ask_again(call, task, round_number),
-            evaluate=lambda program: evaluate_in_sandbox(program, self.settings.limits, data),
-        )
-
-    def _ask_again(self, call: str, task: str, round_number: int) -> str:
-        # Said first, so the reviewer's short turn that follows reads as what it is.
-        self.bus.emit(
-            Notice(
-                level="info",
-                message=f"A check failed on `{call[:120]}`; asking what it must return, without the code.",
-            )
-        )
-        return self._step(self.roles.reviewer, round_number, task, "one Python expression")
-
-    def _second_opinion(
-        self,
-        context: ToolContext,
-        request: str,
-        modules: list[str],
-        checks: str,
-        outcome: CheckOutcome,
-        check: Check,
-        round_number: int,
-    ) -> tuple[Check, CheckOutcome, str]:
-        """Failed checks the model, asked again without the code, answers as the code does are
-        dropped, and the rest run again. Returns the check run, its outcome and the checks kept
-        ('' when none is left: the runs decide)."""
-        dropped = self.second_opinion(request, checks, outcome.failures, round_number)
-        if not dropped:
-            return check, outcome, checks
-        for line in dropped:
-            self.bus.emit(
-                Notice(
-                    level="info",
-                    message=f"Dropped the check `{line[:160]}`: asked again, the model gave the code's value",
-                )
-            )
-        kept = without(checks, dropped)
-        if not kept:
-            return check, outcome, ""
-        check, outcome = run_written_checks(context, modules, kept)
-        return check, outcome, kept
-
-    def _as_plain_calls(self, request: str, checks: str, failures: list[str]) -> str:
-        """The checks with each failed one that wants a value the request never promises turned
-        into its plain call (agents/mutator_checks)."""
-        replaced = unpromised(checks, failures, request)
-        for line, call in replaced.items():
-            self.bus.emit(
-                Notice(
-                    level="info",
-                    message=f"The check `{line}` wants a value the request never says"
-                    f" {call.split('(')[0].rsplit('.', 1)[-1]}() gives: it runs as a plain call.",
-                )
-            )
-        return as_calls(checks, replaced) if replaced else checks
-
-    def _use_reviewers_version(
-        self, context: ToolContext, request: str, modules: list[str], checks: str, failures: list[str]
-    ) -> bool:
-        """Writes the reviewer's own version of the failing functions (agents/reviewer_version)
-        where, tried away from the workspace, it passes every check. Whether it wrote one."""
-        implementations = self._disputes.implementations
-        if not implementations:
-            return False
-        written = self._small_texts(self._python_written(context))
-        found = candidates(implementations, written, failures, context.originals)
-        if not found:
-            return False
-        beside = self._trial_folder(request, written)  # read only now that there is something to try
-        before = {rel: text for rel, text in context.originals.items() if text is not None}
-        limits = self.settings.limits
-        if not still_failing_as_before(
-            failures, outcome_beside({**beside, **before}, modules, checks, limits)
-        ):
-            return False
-        for candidate in found:
-            if not passes_every_check(candidate, beside, modules, checks, limits):
-                continue
-            names = ", ".join(candidate.names)
-            self.bus.emit(
-                Notice(
-                    level="info",
-                    message=f"A check still fails as it did before the run, and the reviewer's own {names},"
-                    f" written to settle a check, passes every check: using it in {candidate.path},"
-                    " the rest of the file as it was.",
-                )
-            )
-            context.agent = "reviewer"
-            try:
-                result = WriteFileTool().bind(context).run(path=candidate.path, content=candidate.text)
-            except ValueError:
-                return False
-            return not result.startswith("Error")
-        return False
-
-    def _put_back_unasked(self, context: ToolContext, request: str, modules: list[str], checks: str) -> None:
-        """Puts back, as they were before the run, the functions the run changed unasked
-        (agents/unasked_changes) where every check passes without the change."""
-        written = self._small_texts(self._python_written(context))
-        beside: dict[str, str] | None = None
-        for path, text in written.items():
-            original = context.originals.get(path)
-            if not original:
-                continue
-            kept, names = text, []
-            for name in unasked_changes(original, text, request):
-                candidate = put_back(kept, original, name)
-                if candidate is None:
-                    continue
-                if beside is None:  # read only once there is something to try
-                    beside = self._trial_folder(request, written)
-                outcome = outcome_beside({**beside, path: candidate}, modules, checks, self.settings.limits)
-                if outcome is not None and outcome.ok:
-                    kept, names = candidate, names + [name]
-            if not names:
-                continue
-            context.agent = "crew"
-            result = WriteFileTool().bind(context).run(path=path, content=kept)
-            if not result.startswith("Error"):
-                self.bus.emit(
-                    Notice(
-                        level="info",
-                        message=f"Put back {', '.join(names)} in {path} as it was: the request does not"
-                        " name it, and every check passes without the change.",
-                    )
-                )
-
-    def _trial_folder(self, request: str, written: dict[str, str]) -> dict[str, str]:
-        """The files a trial away from the workspace runs beside: the request's data files and the
-        project's modules, which the written ones may import."""
-        return {**self._data_files(request), **self._python_modules(), **written}
-
-    def _python_modules(self, most: int = 50) -> dict[str, str]:
-        return self._small_texts([f for f in self.files.list_files() if f.endswith(".py")][:most])
-
-    def _data_files(self, request: str) -> dict[str, str]:
-        """The existing non-Python files the request names (small ones), for a second opinion's
-        program to read."""
-        return self._small_texts([name for name in files_named_in(request) if not name.endswith(".py")])
-
-    def _small_texts(self, names: list[str], limit: int = 200_000) -> dict[str, str]:
-        """The text of each of these files that exists, is readable and holds at most `limit` bytes."""
-        found = {}
-        for name in names:
-            try:
-                if self.files.resolve(name).stat().st_size <= limit:
-                    found[name] = self.files.read_text(name)
-            except (ValueError, OSError):
-                continue
-        return found
-
-    def _data_files_text(self, request: str, lines: int = 12) -> str:
-        """The first lines of each existing non-Python file the request names, for the reviewer."""
-        shown = []
-        for name in files_named_in(request):
-            if name.endswith(".py"):
-                continue
-            try:
-                head = "".join(self.files.read_text(name).splitlines(keepends=True)[:lines])
-            except (ValueError, OSError):
-                continue
-            shown.append(f"{name}:\n{head[:800]}")
-        return "\n".join(shown)
-
-    def _python_written(self, context: ToolContext) -> list[str]:
-        written = dict.fromkeys(context.written)
-        return [f for f in written if f.endswith(".py") and self.files.resolve(f).is_file()]
 
     def _version(
         self,

@@ -2,7 +2,7 @@
 
 Asked in the IDE to "make count_words ignore words that are only punctuation", the 1.5B also
 rewrote longest_word. The user's other code must not change behind their back, so after a run
-whose checks pass, each such function is tried as it was before the run (agents/crew_runner keeps
+whose checks pass, each such function is tried as it was before the run (agents/check_settling keeps
 it only where every check still passes).
 
 Only where the request names a function of the file (else any change may be what it asks), only

@@ -116,7 +116,7 @@ def review_one(engine: Engine, request: AcceptanceRequest) -> dict[str, Any]:
         seconds = time.perf_counter() - began
         right, total, failures = _run_checks(workspace, modules, checks) if checks else (0, 0, [])
         # Every check failing against the reference is wrong: the second opinion should drop it.
-        wrong_dropped = runner.second_opinion(request.text, checks, failures, 1) if failures else []
+        wrong_dropped = runner.settler.second_opinion(request.text, checks, failures, 1) if failures else []
         telling, right_failing, right_dropped = None, [], []
         shared = [m for m in modules if (original / (m.replace(".", "/") + ".py")).is_file()]
         wrong_checks = {f.split("  ->  ")[0] for f in failures}
@@ -134,7 +134,7 @@ def review_one(engine: Engine, request: AcceptanceRequest) -> dict[str, Any]:
                 right_failing += [f for f in mutant_failures if f.split("  ->  ")[0] not in wrong_checks]
                 shutil.rmtree(mutant, ignore_errors=True)
         if right_failing:
-            right_dropped = runner.second_opinion(request.text, checks, right_failing, 1)
+            right_dropped = runner.settler.second_opinion(request.text, checks, right_failing, 1)
         opinion_seconds = time.perf_counter() - began - seconds
     return {
         "request": request.name,

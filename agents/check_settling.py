@@ -1,0 +1,195 @@
+"""What the runner does when the reviewer's own checks fail, before the coder is sent back, and
+after a run is approved.
+
+On small models the reviewer's expected values are wrong about as often as the code, so a failed
+check is settled before it costs a round: a check wanting a value the request never promises runs
+as a plain call (agents/mutator_checks), a check the model answers as the code does when asked
+again without the code is dropped (agents/check_disputes), and where a check still fails as it did
+before the run, the reviewer's own version of the function is used if it passes every check
+(agents/reviewer_version). After approval, functions the run rewrote unasked are put back where
+every check still passes (agents/unasked_changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from agents.check_disputes import CheckDisputes, evaluate_in_sandbox, without
+from agents.crew_tools import Check, ToolContext, WriteFileTool, run_written_checks
+from agents.events import EventBus, Notice
+from agents.mutator_checks import as_calls, unpromised
+from agents.project_texts import ProjectTexts
+from agents.reviewer_version import candidates, outcome_beside, passes_every_check, still_failing_as_before
+from agents.unasked_changes import put_back, unasked_changes
+from agents.written_checks import CheckOutcome
+from tools.sandbox import RunLimits
+
+# The reviewer's short turn: (task, round) -> its reply.
+Ask = Callable[[str, int], str]
+
+
+@dataclass(frozen=True)
+class Settled:
+    check: Check
+    outcome: CheckOutcome
+    checks: str  # the checks kept ('' when none is left: the runs decide)
+    rewrote: bool  # the reviewer's version was written: the files' own runs are stale
+
+
+class CheckSettler:
+    """One run's settling: the second opinion remembers the functions the model wrote again."""
+
+    def __init__(self, bus: EventBus, texts: ProjectTexts, limits: RunLimits, ask: Ask) -> None:
+        self.bus = bus
+        self.texts = texts
+        self.limits = limits
+        self.ask = ask
+        self.disputes = CheckDisputes()
+
+    def settle(
+        self,
+        context: ToolContext,
+        request: str,
+        modules: list[str],
+        checks: str,
+        check: Check,
+        outcome: CheckOutcome,
+        round_number: int,
+        *,
+        code_problems: bool,
+    ) -> Settled:
+        """The reviewer's checks after a run with failures. `code_problems`: the code has problems
+        of its own (a refused write, an unbound name): only the plain calls are settled then."""
+        plain = self._as_plain_calls(request, checks, outcome.failures)
+        if plain != checks:
+            checks = plain
+            check, outcome = run_written_checks(context, modules, checks)
+        if not outcome.failures or code_problems:
+            return Settled(check, outcome, checks, False)
+        check, outcome, checks = self._second_opinion(
+            context, request, modules, checks, outcome, check, round_number
+        )
+        rewrote = bool(outcome.failures) and self._use_reviewers_version(
+            context, request, modules, checks, outcome.failures
+        )
+        return Settled(check, outcome, checks, rewrote)
+
+    def second_opinion(self, request: str, checks: str, failures: list[str], round_number: int) -> list[str]:
+        """The failed checks that the model, asked again without the code, answers as the code does."""
+        data = self.texts.data_files(request)  # read once for all of this round's questions
+        return self.disputes.settle(
+            checks,
+            failures,
+            request,
+            self.texts.data_files_text(request),
+            ask=lambda call, task: self._ask_again(call, task, round_number),
+            evaluate=lambda program: evaluate_in_sandbox(program, self.limits, data),
+        )
+
+    def _ask_again(self, call: str, task: str, round_number: int) -> str:
+        # Said first, so the reviewer's short turn that follows reads as what it is.
+        self._say(f"A check failed on `{call[:120]}`; asking what it must return, without the code.")
+        return self.ask(task, round_number)
+
+    def _second_opinion(
+        self,
+        context: ToolContext,
+        request: str,
+        modules: list[str],
+        checks: str,
+        outcome: CheckOutcome,
+        check: Check,
+        round_number: int,
+    ) -> tuple[Check, CheckOutcome, str]:
+        """Failed checks the model, asked again without the code, answers as the code does are
+        dropped, and the rest run again."""
+        dropped = self.second_opinion(request, checks, outcome.failures, round_number)
+        if not dropped:
+            return check, outcome, checks
+        for line in dropped:
+            self._say(f"Dropped the check `{line[:160]}`: asked again, the model gave the code's value")
+        kept = without(checks, dropped)
+        if not kept:
+            return check, outcome, ""
+        check, outcome = run_written_checks(context, modules, kept)
+        return check, outcome, kept
+
+    def _as_plain_calls(self, request: str, checks: str, failures: list[str]) -> str:
+        """The checks with each failed one that wants a value the request never promises turned
+        into its plain call (agents/mutator_checks)."""
+        replaced = unpromised(checks, failures, request)
+        for line, call in replaced.items():
+            method = call.split("(")[0].rsplit(".", 1)[-1]
+            self._say(
+                f"The check `{line}` wants a value the request never says {method}() gives:"
+                " it runs as a plain call."
+            )
+        return as_calls(checks, replaced) if replaced else checks
+
+    def _use_reviewers_version(
+        self, context: ToolContext, request: str, modules: list[str], checks: str, failures: list[str]
+    ) -> bool:
+        """Writes the reviewer's own version of the failing functions (agents/reviewer_version)
+        where, tried away from the workspace, it passes every check. Whether it wrote one."""
+        implementations = self.disputes.implementations
+        if not implementations:
+            return False
+        written = self.texts.small(self.texts.python_written(context.written))
+        found = candidates(implementations, written, failures, context.originals)
+        if not found:
+            return False
+        beside = self.texts.trial_folder(request, written)  # read only now that there is something to try
+        before = {rel: text for rel, text in context.originals.items() if text is not None}
+        as_before = outcome_beside({**beside, **before}, modules, checks, self.limits)
+        if not still_failing_as_before(failures, as_before):
+            return False
+        for candidate in found:
+            if not passes_every_check(candidate, beside, modules, checks, self.limits):
+                continue
+            self._say(
+                f"A check still fails as it did before the run, and the reviewer's own"
+                f" {', '.join(candidate.names)}, written to settle a check, passes every check: using it in"
+                f" {candidate.path}, the rest of the file as it was."
+            )
+            context.agent = "reviewer"
+            try:
+                result = WriteFileTool().bind(context).run(path=candidate.path, content=candidate.text)
+            except ValueError:
+                return False
+            return not result.startswith("Error")
+        return False
+
+    def put_back_unasked(self, context: ToolContext, request: str, modules: list[str], checks: str) -> None:
+        """Puts back, as they were before the run, the functions an approved run changed unasked
+        (agents/unasked_changes) where every check passes without the change."""
+        written = self.texts.small(self.texts.python_written(context.written))
+        beside: dict[str, str] | None = None
+        for path, text in written.items():
+            original = context.originals.get(path)
+            if not original:
+                continue
+            kept, names = text, []
+            for name in unasked_changes(original, text, request):
+                candidate = put_back(kept, original, name)
+                if candidate is None:
+                    continue
+                if beside is None:  # read only once there is something to try
+                    beside = self.texts.trial_folder(request, written)
+                outcome = outcome_beside({**beside, path: candidate}, modules, checks, self.limits)
+                if outcome is not None and outcome.ok:
+                    kept, names = candidate, names + [name]
+            if not names:
+                continue
+            context.agent = "crew"
+            result = WriteFileTool().bind(context).run(path=path, content=kept)
+            if not result.startswith("Error"):
+                one = len(names) == 1
+                self._say(
+                    f"Put back {', '.join(names)} in {path} as {'it was' if one else 'they were'}: the"
+                    f" request does not name {'it' if one else 'them'}, and every check passes without"
+                    " the change."
+                )
+
+    def _say(self, message: str) -> None:
+        self.bus.emit(Notice(level="info", message=message))
