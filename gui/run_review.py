@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from gui.markdown_text import quoted
 from tools.run_snapshot import (
     NothingToUndoError,
     RunInfo,
@@ -122,7 +123,7 @@ def reject_file(workspace: Path, rel: str | None) -> str:
 
 def plan_text(plan: UndoPlan) -> str:
     """What an undo will do, asked before it deletes anything."""
-    lines = [f"**Undo {plan.label!r}?**"]
+    lines = [f"**Undo {quoted(plan.label)}?**"]
     if plan.whole_tree:
         lines.append("That run never finished, so the whole workspace goes back to how it was before it.")
     if plan.restore:
@@ -141,7 +142,7 @@ def plan_text(plan: UndoPlan) -> str:
 def _undone_text(result: UndoResult) -> str:
     restored = _named(result.restored) or "nothing"
     deleted = f"; deleted {_named(result.deleted)}" if result.deleted else ""
-    text = f"Undid {result.label!r}: put back {restored}{deleted}. Redo brings the run back."
+    text = f"Undid {quoted(result.label)}: put back {restored}{deleted}. Redo brings the run back."
     if result.not_restored:
         text += " Kept as they are now: " + "; ".join(result.not_restored)
     return text
@@ -182,7 +183,7 @@ def redo_run(workspace: Path, run_id: str | None = None) -> str:
     if isinstance(result, str):
         return result
     changed = ", ".join(result.restored + result.deleted) or "nothing to change"
-    text = f"Redid {result.label!r}: {changed}."
+    text = f"Redid {quoted(result.label)}: {changed}."
     if result.not_restored:
         text += " Kept as they are now: " + "; ".join(result.not_restored)
     return text

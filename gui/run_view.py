@@ -5,7 +5,6 @@ so it is tested without a browser."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +23,7 @@ from agents.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
+from gui.markdown_text import fence, literal
 from tools.search_hit import Hit
 
 MESSAGE_CHARS = 6000  # a streamed turn longer than this shows its tail: the browser stays fast
@@ -63,12 +63,6 @@ def workspace_changes(event: CheckRun) -> str:
     return "\n".join(lines)
 
 
-def fence(text: str, language: str = "") -> str:
-    # A fence longer than any backtick run inside, so model output cannot break out of it.
-    ticks = "`" * max(3, max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
-    return f"{ticks}{language}\n{text}\n{ticks}"
-
-
 @dataclass
 class RunView:
     request: str
@@ -83,7 +77,7 @@ class RunView:
     _round_checks: dict[str, bool] = field(default_factory=dict)  # passed, by command, this round
 
     def __post_init__(self) -> None:
-        self.messages.append({"role": "user", "content": self.request})
+        self.messages.append({"role": "user", "content": literal(self.request)})
 
     # ---------- folding ----------
     def apply(self, event: Event) -> None:
@@ -215,7 +209,7 @@ class RunView:
         else:
             # With no fix named, the failed check above is the reason: say so rather than nothing.
             named = "- a check failed: its output is above" if checks_failed else "- (no fix named)"
-            fixes = "\n".join(f"- {fix}" for fix in event.fixes) or named
+            fixes = "\n".join(f"- {literal(fix)}" for fix in event.fixes) or named
             self.say(f"**Reviewer:** changes requested:\n{fixes}")
 
     def _on_context_used(self, event: ContextUsed) -> None:

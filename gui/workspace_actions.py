@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from gui.markdown_text import quoted
 from tools.run_snapshot import RunSnapshots, SnapshotError
 from tools.workspace_files import WorkspaceError, WorkspaceFiles
 
@@ -113,7 +114,7 @@ def last_run_diff(workspace: Path) -> str:
         return f"Cannot read the last run: {exc}"
     if info is None:
         return "No crew run to show yet."
-    return f"Last run: {info.label!r}\n\n" + (coloured_diff(diff) if diff else "(no file changes)")
+    return f"Last run: {quoted(info.label)}\n\n" + (coloured_diff(diff) if diff else "(no file changes)")
 
 
 _DIFF_COLOURS = (

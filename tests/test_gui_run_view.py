@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
+
+from markdown_it import MarkdownIt
 
 from agents.events import (
     AgentFinished,
@@ -16,7 +20,8 @@ from agents.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from gui.run_view import MESSAGE_CHARS, RunView, fence
+from gui.markdown_text import fence, literal
+from gui.run_view import MESSAGE_CHARS, RunView
 from gui.sidebar_html import context_rows, timeline_html
 from tools.search_hit import Hit
 
@@ -195,3 +200,20 @@ def test_untrusted_text_is_escaped_and_fences_cannot_be_broken() -> None:
     text = "before\n```\nafter ````"
     fenced = fence(text)
     assert fenced.startswith("`````\n") and fenced.endswith("\n`````")
+
+
+def test_the_users_words_show_as_typed_not_as_markup() -> None:
+    def shown(markdown: str) -> str:
+        return html.unescape(re.sub(r"<[^>]+>", "", MarkdownIt("commonmark").render(markdown))).strip()
+
+    # "a __len__ method" showed as "a **len** method" in the chat and in the undo message.
+    for text in [
+        "Give TodoList a __len__ that returns len(self.items) * 2.",
+        "# not a heading\n- not a list\n1. nor this\n> nor a quote",
+        "a <b>tag</b>, [a](link), `code`, ~~struck~~, a | b, back\\slash, x & y &amp; z",
+    ]:
+        assert shown(literal(text)) == text
+    plain = "Add a function sub(a, b) to calc.py that returns a - b."
+    assert literal(plain) == plain  # kept as typed where nothing needs escaping
+    view = RunView(request="Give TodoList a __len__")
+    assert shown(view.messages[0]["content"]) == "Give TodoList a __len__"
