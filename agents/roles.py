@@ -198,6 +198,37 @@ def _variable(class_name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", class_name).lower()
 
 
+# How a special method is called: asked for "a __len__", the 1.5B asserted `todo_list.pending() == 1`.
+_SPECIAL_CALLS = {
+    "__len__": "len({o})",
+    "__str__": "str({o})",
+    "__repr__": "repr({o})",
+    "__contains__": "x in {o}",
+    "__getitem__": "{o}[key]",
+    "__iter__": "list({o})",
+    "__eq__": "{o} == other",
+    "__lt__": "{o} < other",
+    "__add__": "{o} + other",
+    "__sub__": "{o} - other",
+    "__mul__": "{o} * other",
+    "__bool__": "bool({o})",
+    "__call__": "{o}(...)",
+}
+
+
+def _special_calls(code_signatures: str, classes: list[str]) -> str:
+    """ "Call __len__ as len(todo_list)." for each special method of these classes."""
+    said, owner = [], ""
+    for line in code_signatures.splitlines():
+        if found := re.match(r"class (\w+)", line):
+            owner = found.group(1)
+        elif (method := re.match(r"\s+def (__\w+__)\(", line)) and owner in classes:
+            form = _SPECIAL_CALLS.get(method.group(1))
+            if form:
+                said.append(f"{method.group(1)} as {form.format(o=_variable(owner))}")
+    return f" Call {', '.join(said)}." if said else ""
+
+
 def checks_task(request: str, code_signatures: str, data: str = "") -> str:
     """The reviewer sees the request and the code's signatures, not its bodies: its examples must
     come from the request, or they would copy the coder's mistakes. `data`: the start of the data
@@ -210,7 +241,7 @@ def checks_task(request: str, code_signatures: str, data: str = "") -> str:
     for_class = (
         f" For each class ({', '.join(classes)}): make one object of it first, as below, call the methods"
         " that change it as plain lines (`obj.method(...)`), and assert on what it returns or holds"
-        " after them, always through that object."
+        " after them, always through that object." + _special_calls(code_signatures, classes)
         if classes
         else " For a class, create an object on the first line."
     )

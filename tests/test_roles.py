@@ -48,3 +48,13 @@ def test_checks_on_a_class_are_asked_for_on_one_object() -> None:
     task = checks_task("Write todo.py with a class TodoList", "class TodoList:\n    def add(self, title)")
     assert "todo_list = TodoList(" in task
     assert " = " not in checks_task("Write f.py with f(x)", "def f(x)")
+
+
+def test_special_methods_are_asked_for_as_python_calls_them() -> None:
+    # Asked for "a __len__", the 1.5B asserted `todo_list.pending() == 1`.
+    signatures = (
+        "class TodoList:\n    def __len__(self)\n    def pending(self)\nclass Box:\n    def __eq__(self, o)"
+    )
+    task = checks_task("Give TodoList a __len__", signatures)
+    assert "__len__ as len(todo_list)" in task and "__eq__ as box == other" in task
+    assert "Call " not in checks_task("Write todo.py with TodoList", "class TodoList:\n    def add(self, t)")
