@@ -109,7 +109,8 @@ def _report(context: ToolContext, result: RunResult, problem: str, command: str 
     check = Check(result, problem, command)
     context.bus.emit(
         CheckRun(
-            command=check.summary().split(":")[0],
+            # Not the summary cut at its first colon: "-p no:cacheprovider" showed as "-p no".
+            command=check.label or result.command_text(),
             exit_code=result.exit_code,
             passed=check.passed,
             limit_hit=result.limit_hit,

@@ -96,3 +96,12 @@ def test_a_failed_run_is_described_with_its_output_and_exit_code(context: ToolCo
     (context.root / "boom.py").write_text("print('before')\nraise SystemExit(3)\n")
     description = describe_run(run_check(context, "python", "boom.py"))
     assert "exit 3" in description and "stdout:\nbefore" in description
+
+
+def test_a_check_is_named_by_its_whole_command_line(tmp_path: Path) -> None:
+    # The summary cut at its first colon showed pytest's "-p no:cacheprovider" as "-p no".
+    (tmp_path / "test_one.py").write_text("def test_one():\n    assert 1 + 1 == 2\n")
+    context = ToolContext(WorkspaceFiles(tmp_path), EventBus(), RunLimits(wall_s=30.0))
+    check = run_check(context, "tests", ".")
+    [event] = [e for e in context.bus.history if isinstance(e, CheckRun)]
+    assert check.passed and ":" in event.command and check.summary().startswith(f"{event.command}: ")

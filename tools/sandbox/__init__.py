@@ -115,11 +115,13 @@ class RunResult:
                 text += f", {self.limit_hit} limit hit"
         if self.refused:
             text += f"; {len(self.refused)} change(s) not applied to the workspace"
+        return f"{self.command_text()}: {text}"
+
+    def command_text(self) -> str:
+        """The command line as shown: the program's name, not its path."""
         name = Path(self.command[0]).name if self.command else "?"
         shown = " ".join([name, *self.command[1:]])
-        if len(shown) > 80:
-            shown = shown[:77] + "..."
-        return f"{shown}: {text}"
+        return shown[:77] + "..." if len(shown) > 80 else shown
 
 
 @dataclass(frozen=True)
