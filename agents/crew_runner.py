@@ -292,6 +292,7 @@ class CrewRunner:
         self._echoed = False
         self.settler = self._new_settler()
         round_number = 0
+        tests_fail = ""
         for round_number in range(1, self.settings.rounds + 1):
             if round_number > 1 and self.settings.plan_retries:
                 # Never before the first try: planning first cost real coders time and accuracy.
@@ -352,6 +353,10 @@ class CrewRunner:
             versions.append(self._version(context, round_number, results, outcome, problems))
             if passed:
                 break
+            tests_fail = self._asked_tests_fail(context, request, results, problems)
+            if tests_fail:
+                self.bus.emit(Notice(level="info", message=tests_fail))
+                break
             last = versions[-1].contents
             repeated = this_round and any(_same_code(v.contents, last) for v in versions[:-1])
             if repeated and self.settings.retry == "fix":
@@ -367,6 +372,8 @@ class CrewRunner:
         elif written_checks and modules:
             self.settler.put_back_unasked(context, request, modules, written_checks)
         message = self._ending_message(passed, round_number, versions)
+        if not passed and tests_fail:
+            message = f"Stopped after round {round_number}: {tests_fail}"
         return self._finish(
             run_id,
             started,
@@ -377,6 +384,32 @@ class CrewRunner:
             checks=check_lines,
             message=message,
         )
+
+    def _asked_tests_fail(
+        self, context: ToolContext, request: str, results: list[Check], problems: list[str]
+    ) -> str:
+        """Asked for tests, the run changed only test files, and they ran with failing asserts: what
+        to tell the user ('' otherwise). The code under test may be wrong, or a test: the user is to
+        say which. Asked for tests of a stats.py whose mean() has a bug, the 1.5B's tests were right
+        and failed; the next rounds copied mean() into the test file to make them pass."""
+        if problems or not any(_is_test_file(f) for f in files_named_in(request)):
+            return ""
+        changed = self._changed_files(context)
+        if not changed or not all(_is_test_file(f) for f in changed):
+            return ""
+        for result in [r.result for r in results if "pytest" in r.result.command_text()]:
+            tail = result.stdout_tail.strip().splitlines()
+            last = tail[-1] if tail else ""
+            failed = re.search(r"\b(\d+) failed\b", last)
+            if result.limit_hit is None and failed and not re.search(r"\berrors?\b", last):
+                tests = ", ".join(changed)
+                return (
+                    f"the tests in {tests} ran, and {failed.group(1)} failed on code this run did not"
+                    " change. The request asks for tests, so the crew stopped rather than change that"
+                    " code or bend the tests to it: read the failures above; if a test is right, the"
+                    " code under test is wrong, and you can ask to fix it."
+                )
+        return ""
 
     def _remember_previous(self, files: list[str]) -> None:
         """A follow-up ("now make it ignore case") means the previous run's files: name them, and

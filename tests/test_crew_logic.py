@@ -1062,3 +1062,28 @@ def test_a_refused_write_is_not_called_a_copy_of_the_file(workspace: Path) -> No
     assert any(fix.startswith("not written") and "top level" in fix for fix in verdict.fixes)
     assert not any("exactly as it was" in fix for fix in verdict.fixes)
     assert (workspace / "util.py").read_text() == UTIL
+
+
+def test_asked_for_tests_that_fail_on_the_users_code_the_run_stops_and_says_so(tmp_path: Path) -> None:
+    buggy = "def mean(xs):\n    return sum(xs) / len(xs) + 1\n"
+    (tmp_path / "stats.py").write_text(buggy)
+    right_tests = "from stats import mean\n\n\ndef test_mean():\n    assert mean([1, 2, 3]) == 2\n"
+    # A second round would be the 1.5B's: mean() copied into the test file so that it passes.
+    cheat = "def mean(xs):\n    return 2\n\n\ndef test_mean():\n    assert mean([1, 2, 3]) == 2\n"
+    engine = ScriptedEngine(
+        by_agent(coder=[files(("test_stats.py", right_tests)), files(("test_stats.py", cheat))])
+    )
+    request = "Write pytest tests for stats.py in test_stats.py."
+    summary, bus = run(engine, tmp_path, request, rounds=3)
+    assert not summary.approved and summary.rounds_used == 1
+    assert "1 failed on code this run did not change" in summary.message
+    assert (tmp_path / "test_stats.py").read_text() == right_tests
+    assert (tmp_path / "stats.py").read_text() == buggy
+    # Tests that do not even import are the tests' fault: the coder is sent back as before.
+    (tmp_path / "test_stats.py").unlink()
+    broken = "from stats import average\n\n\ndef test_mean():\n    assert average([1, 2, 3]) == 2\n"
+    engine = ScriptedEngine(
+        by_agent(coder=[files(("test_stats.py", broken)), files(("test_stats.py", right_tests))])
+    )
+    summary, _ = run(engine, tmp_path, request, rounds=2)
+    assert summary.rounds_used == 2 and "failed on code" in summary.message
