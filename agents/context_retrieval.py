@@ -32,9 +32,13 @@ def text_search_retriever(files: WorkspaceFiles, budget_chars: int) -> Retriever
 
 
 def _context_text(hits: list[Hit], budget_chars: int) -> str:
+    # As the index shows a hit: a heading and a fenced block. Under a bare `# stats.py:1-3` line
+    # the 1.5B began its own new file with `# guess.py:1-3`, and put more such lines inside it.
+    from tools.code_index.context import format_hit
+
     parts, used = [], 0
     for hit in hits:
-        block = f"# {hit.location}\n{hit.snippet}"
+        block = format_hit(hit, with_score=False)
         if used + len(block) > budget_chars:
             break
         parts.append(block)

@@ -1087,3 +1087,23 @@ def test_asked_for_tests_that_fail_on_the_users_code_the_run_stops_and_says_so(t
     )
     summary, _ = run(engine, tmp_path, request, rounds=2)
     assert summary.rounds_used == 2 and "failed on code" in summary.message
+
+
+def test_lines_that_only_name_the_file_and_its_lines_are_not_written(workspace: Path) -> None:
+    # Shown retrieved code under `# stats.py:1-3`, the 1.5B began guess.py with `# guess.py:1-3`
+    # and put `# guess.py:4-8` inside it.
+    code = "def total(xs):\n    return sum(xs)\n\n"
+    reply = f"# total_calc.py:1-3\n\n{code}# total_calc.py:4-8\nprint(total([1, 2]))\n"
+    kept = "# util.py lines 1-2\n" + UTIL  # the user's own comment of that form stays
+    (workspace / "util.py").write_text(kept)
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("total_calc.py", reply), ("util.py", kept + "# util.py:9\n"))], reviewer=[SUMS]
+        )
+    )
+    summary, _ = run(engine, workspace)
+    assert summary.approved, summary.message
+    assert (
+        workspace / "total_calc.py"
+    ).read_text() == "def total(xs):\n    return sum(xs)\n\nprint(total([1, 2]))\n"
+    assert (workspace / "util.py").read_text() == kept
