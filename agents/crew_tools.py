@@ -60,6 +60,7 @@ class ToolContext:
 
 
 NOTHING_PRINTED = "it printed nothing, though the request asks for printed output"
+STOPPED_AT_INPUT = "it ran up to input(): a check gives a program no input"
 
 
 @dataclass(frozen=True)
@@ -69,16 +70,24 @@ class Check:
     result: RunResult
     problem: str = ""  # why a run that exited 0 still fails
     label: str = ""  # what to call it, where the command line says nothing ("written checks")
+    # An interactive program (a guessing game) ends with EOFError at its first input(): the 1.5B's
+    # right game failed every round for it.
+    stopped_at_input: bool = False
 
     @property
     def passed(self) -> bool:
-        return self.result.exit_code == 0 and self.result.limit_hit is None and not self.problem
+        ran = self.result.exit_code == 0 or self.stopped_at_input
+        return ran and self.result.limit_hit is None and not self.problem
+
+    @property
+    def note(self) -> str:
+        return STOPPED_AT_INPUT if self.stopped_at_input else ""
 
     def summary(self) -> str:
         line = self.result.summary()
         if self.label:
             line = f"{self.label}: {line.rsplit(': ', 1)[-1]}"
-        return line + (f"; {self.problem}" if self.problem else "")
+        return line + "".join(f"; {why}" for why in (self.problem, self.note) if why)
 
 
 def run_check(context: ToolContext, kind: str, target: str, *, expects_output: bool = False) -> Check:
@@ -92,7 +101,21 @@ def run_check(context: ToolContext, kind: str, target: str, *, expects_output: b
     else:
         result = run_python(context.root, target, limits=context.limits)
     silent = kind == "python" and expects_output and not result.stdout_tail.strip()
-    return _report(context, result, NOTHING_PRINTED if silent and result.exit_code == 0 else "")
+    at_input = kind == "python" and _stopped_at_input(result)
+    problem = NOTHING_PRINTED if silent and (result.exit_code == 0 or at_input) else ""
+    return _report(context, result, problem, stopped_at_input=at_input)
+
+
+def _stopped_at_input(result: RunResult) -> bool:
+    """The program ended only because input() found no more input."""
+    lines = result.stderr_tail.strip().splitlines()
+    return (
+        result.exit_code == 1
+        and result.limit_hit is None
+        and bool(lines)
+        and lines[-1].startswith("EOFError")
+        and "input(" in result.stderr_tail
+    )
 
 
 def run_written_checks(context: ToolContext, modules: list[str], checks: str) -> tuple[Check, CheckOutcome]:
@@ -104,9 +127,16 @@ def run_written_checks(context: ToolContext, modules: list[str], checks: str) ->
     return _report(context, result, problem, command="written checks"), outcome
 
 
-def _report(context: ToolContext, result: RunResult, problem: str, command: str = "") -> Check:
+def _report(
+    context: ToolContext,
+    result: RunResult,
+    problem: str,
+    command: str = "",
+    *,
+    stopped_at_input: bool = False,
+) -> Check:
     context.runs.append(result)
-    check = Check(result, problem, command)
+    check = Check(result, problem, command, stopped_at_input)
     context.bus.emit(
         CheckRun(
             # Not the summary cut at its first colon: "-p no:cacheprovider" showed as "-p no".
@@ -118,6 +148,7 @@ def _report(context: ToolContext, result: RunResult, problem: str, command: str 
             stdout_tail=preview(result.stdout_tail, 2000),
             stderr_tail=preview(result.stderr_tail, 2000),
             problem=check.problem,
+            note=check.note,
             applied=list(result.applied),
             deleted=list(result.deleted),
             refused=list(result.refused),

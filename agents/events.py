@@ -116,6 +116,7 @@ class CheckRun(Event):
     stdout_tail: str
     stderr_tail: str
     problem: str = ""  # why a run that exited 0 still failed, e.g. it printed nothing
+    note: str = ""  # why a run that did not exit 0 still passed: it stopped at input()
     # What the program changed in the workspace (its sandbox copy applied back) and what was not
     # applied ("path: why"), so the page can say when a program's change did not land.
     applied: list[str] = field(default_factory=list)

@@ -175,7 +175,8 @@ class RunView:
 
     def _on_check_run(self, event: CheckRun) -> None:
         why = event.problem or event.limit_hit or f"exit {event.exit_code}"
-        verdict = "passed" if event.passed else f"failed ({why})"
+        passed = "passed" + (f" ({event.note})" if event.note else "")
+        verdict = passed if event.passed else f"failed ({why})"
         output = (event.stdout_tail + ("\n" + event.stderr_tail if event.stderr_tail.strip() else "")).strip()
         landed = workspace_changes(event)
         title = f"Check: {event.command} {verdict}" + (" · changes not applied" if event.refused else "")

@@ -105,3 +105,20 @@ def test_a_check_is_named_by_its_whole_command_line(tmp_path: Path) -> None:
     check = run_check(context, "tests", ".")
     [event] = [e for e in context.bus.history if isinstance(e, CheckRun)]
     assert check.passed and ":" in event.command and check.summary().startswith(f"{event.command}: ")
+
+
+def test_an_interactive_program_that_runs_up_to_input_passes_its_run(tmp_path: Path) -> None:
+    # The 1.5B's right guessing game failed every round: the sandbox gives a program no input.
+    game = 'print("Guess a number")\nwhile True:\n    guess = int(input("> "))\n'
+    (tmp_path / "guess.py").write_text(game)
+    (tmp_path / "broken.py").write_text('print("Guess a number")\nguess = int(inpt("> "))\n')
+    (tmp_path / "raises.py").write_text('raise EOFError("not from input")\n')
+    (tmp_path / "mute.py").write_text("guess = input()\n")
+    context = ToolContext(WorkspaceFiles(tmp_path), EventBus(), RunLimits(wall_s=30.0))
+    check = run_check(context, "python", "guess.py", expects_output=True)
+    assert check.passed and "input()" in check.summary()
+    [event] = [e for e in context.bus.history if isinstance(e, CheckRun)]
+    assert event.passed and event.note and event.exit_code == 1
+    assert not run_check(context, "python", "broken.py").passed
+    assert not run_check(context, "python", "raises.py").passed
+    assert not run_check(context, "python", "mute.py", expects_output=True).passed  # asked to print
