@@ -59,6 +59,7 @@ from agents.roles import (
     Plan,
     Role,
     asks_for_output,
+    asks_for_tests,
     checks_task,
     coder_task,
     expected_files,
@@ -392,7 +393,7 @@ class CrewRunner:
         to tell the user ('' otherwise). The code under test may be wrong, or a test: the user is to
         say which. Asked for tests of a stats.py whose mean() has a bug, the 1.5B's tests were right
         and failed; the next rounds copied mean() into the test file to make them pass."""
-        if problems or not any(_is_test_file(f) for f in files_named_in(request)):
+        if problems or not asks_for_tests(request):
             return ""
         changed = self._changed_files(context)
         if not changed or not all(_is_test_file(f) for f in changed):

@@ -135,6 +135,17 @@ def asks_for_output(request: str) -> bool:
     return bool(_ASKS_TO_PRINT.search(request))
 
 
+_ASKS_FOR_TESTS = re.compile(
+    r"\b(write|writes|add|create|generate)\b(?:\s+[\w.-]+){0,3}?\s+(?:unit\s+|pytest\s+)?tests?\b", re.I
+)
+
+
+def asks_for_tests(request: str) -> bool:
+    """The request asks for tests to be written ("Write pytest tests for stats.py in test_stats.py"),
+    not for code to pass them ("Fix clamp() so that the tests in test_clamp.py pass")."""
+    return bool(_ASKS_FOR_TESTS.search(request))
+
+
 def parse_plan(raw: str) -> Plan:
     try:
         data = json.loads(raw, strict=False)

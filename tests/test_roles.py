@@ -2,7 +2,7 @@
 
 import re
 
-from agents.roles import checks_task, coder_task, parse_plan
+from agents.roles import asks_for_tests, checks_task, coder_task, parse_plan
 
 
 def test_the_prompts_carry_no_made_up_task_for_a_small_model_to_copy() -> None:
@@ -58,3 +58,11 @@ def test_special_methods_are_asked_for_as_python_calls_them() -> None:
     task = checks_task("Give TodoList a __len__", signatures)
     assert "__len__ as len(todo_list)" in task and "__eq__ as box == other" in task
     assert "Call " not in checks_task("Write todo.py with TodoList", "class TodoList:\n    def add(self, t)")
+
+
+def test_a_request_for_tests_is_told_from_one_to_make_tests_pass() -> None:
+    assert asks_for_tests("Write pytest tests for stats.py in test_stats.py.")
+    assert asks_for_tests("Add a test for the empty list to test_stats.py")
+    assert asks_for_tests("Create test_words.py with unit tests for count_words")
+    assert not asks_for_tests("The tests in test_clamp.py fail. Fix clamp() in clamp.py so that they pass.")
+    assert not asks_for_tests("Write stats.py with mean(values)")
