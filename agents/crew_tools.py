@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -121,7 +121,7 @@ def _stopped_at_input(result: RunResult) -> bool:
 def run_written_checks(context: ToolContext, modules: list[str], checks: str) -> tuple[Check, CheckOutcome]:
     """Run the reviewer's assert lines against the modules, in the sandbox; each line on its own."""
     argv = [sys.executable, "-c", check_program(modules, checks)]
-    result = run_command(context.root, argv, context.limits)
+    result = run_command(context.root, argv, replace(context.limits, apply_back=False))
     outcome = read_outcome(result.stdout_tail) or CheckOutcome(0, checks.count("assert"), [])
     problem = "" if outcome.ok else f"{outcome.total - outcome.passed} of {outcome.total} checks failed"
     return _report(context, result, problem, command="written checks"), outcome

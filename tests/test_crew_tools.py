@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 import agents.crewai_setup  # noqa: F401
-from agents.crew_tools import ToolContext, WriteFileTool, describe_run, run_check
+from agents.crew_tools import ToolContext, WriteFileTool, describe_run, run_check, run_written_checks
 from agents.events import CheckRun, EventBus, FileChanged, ToolCallFailed, ToolCallFinished, ToolCallStarted
 from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles
@@ -122,3 +122,21 @@ def test_an_interactive_program_that_runs_up_to_input_passes_its_run(tmp_path: P
     assert not run_check(context, "python", "broken.py").passed
     assert not run_check(context, "python", "raises.py").passed
     assert not run_check(context, "python", "mute.py", expects_output=True).passed  # asked to print
+
+
+def test_the_reviewers_checks_change_nothing_in_the_workspace(tmp_path: Path) -> None:
+    # A check is not the user's program: clear_log('app.log') in an assert must not empty the log.
+    (tmp_path / "app.log").write_text("INFO started\nERROR disk full\n")
+    (tmp_path / "logs.py").write_text(
+        "def clear_log(path):\n    open(path, 'w').close()\n"
+        "    open('made.txt', 'w').write('x')\n    return True\n"
+    )
+    context = ToolContext(WorkspaceFiles(tmp_path), EventBus(), RunLimits(wall_s=30.0))
+    check, outcome = run_written_checks(context, ["logs"], "assert clear_log('app.log') == True")
+    assert check.passed and outcome.ok and outcome.total == 1
+    assert (tmp_path / "app.log").read_text() == "INFO started\nERROR disk full\n"
+    assert not (tmp_path / "made.txt").exists() and not check.result.applied
+    # The program itself still changes the workspace, as a program the user asked for would.
+    (tmp_path / "main.py").write_text("from logs import clear_log\nclear_log('app.log')\n")
+    assert run_check(context, "python", "main.py").passed
+    assert (tmp_path / "app.log").read_text() == "" and (tmp_path / "made.txt").exists()

@@ -87,6 +87,10 @@ class RunLimits:
     write_mb: int = 256
     max_files: int = 2000  # files and folders it may create, and the most changes applied back
     stage_mb: int = 512  # the largest workspace copied for a run (bound folders such as .venv aside)
+    # False: nothing the program wrote is applied back (on Linux; elsewhere it writes the workspace).
+    # The reviewer's asserts are checks, not the user's program: a check calling clear_log('app.log')
+    # must not empty the user's log.
+    apply_back: bool = True
 
 
 @dataclass
@@ -525,8 +529,10 @@ def _collect(
         exit_code = started.proc.returncode  # no launcher, or it failed itself (its stderr says why)
 
     applied = _staging.Applied()
-    if started.stage_parent is not None:
+    if started.stage_parent is not None and limits.apply_back:
         applied = _apply_staging(started.stage_parent, root, started.before, report, limits)
+    elif started.stage_parent is not None:
+        started.stage_parent.close()  # the staging copy goes with the run
     if pumped.watched_memory:
         report["memory_watched"] = True
     enforced = _enforced(report)
