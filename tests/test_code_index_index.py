@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import shutil
 
 import numpy as np
 import pytest
@@ -497,3 +498,14 @@ def test_hybrid_search_survives_a_failing_full_text_side(workspace, embedder, mo
     assert hits and hits[0].symbol == "is_prime" and hits[0].fts_score is None
     with pytest.raises(RuntimeError):
         index.search("prime", mode="fts")
+
+
+def test_an_index_folder_deleted_under_the_app_is_built_again(workspace, embedder):
+    # `git clean -fdx` in the project while the IDE ran: every retrieval then failed on the lock.
+    index = CodeIndex(workspace, embedder=embedder)
+    first = index.update()
+    shutil.rmtree(workspace / ".localcrew")
+    again = index.update()
+    assert again.files_embedded == first.files_embedded and again.chunks_total == first.chunks_total
+    assert index.search("retry the download", k=3)
+    assert_no_duplicates(index)

@@ -202,6 +202,11 @@ class CodeIndex:
         if not self._lock.acquire(blocking=blocking):
             return None
         try:
+            if not self.index_dir.is_dir():
+                # The folder was deleted under the running app (`git clean -fdx`, or by hand): every
+                # later retrieval failed on the missing lock file. Start again from nothing.
+                self.index_dir.mkdir(parents=True, exist_ok=True)
+                self.store = IndexStore(self.index_dir, self.table_name)
             file_lock = FileLock(self._lock_path)
             if not file_lock.acquire(blocking=blocking):
                 return None
@@ -245,9 +250,7 @@ class CodeIndex:
             self._optimizer.join(timeout)
 
     # -- search ------------------------------------------------------------------------------
-    def search(
-        self, query: str, k: int = 8, path_glob: str | None = None, mode: str = "hybrid"
-    ) -> list[Hit]:
+    def search(self, query: str, k: int = 8, path_glob: str | None = None, mode: str = "hybrid") -> list[Hit]:
         """Best ``k`` hits for ``query``; ``mode`` is "hybrid", "vector" or "fts".
 
         ``path_glob`` keeps files matching it (``*.py``, ``tools/**``, ``src/*/models.py``).
