@@ -277,7 +277,7 @@ class CrewRunner:
         source, chunks, context_text = self.retriever(request)
         self.bus.emit(ContextRetrieved(query=request, source=source, chunks=chunks))
         files = self.files.list_files()
-        self._remember_previous(files)
+        self._remember_previous(files, request)
         self.context_text = context_text
         plan: Plan | None = None
         allowed_files = files_named_in(request)
@@ -412,15 +412,20 @@ class CrewRunner:
                 )
         return ""
 
-    def _remember_previous(self, files: list[str]) -> None:
+    def _remember_previous(self, files: list[str], request: str) -> None:
         """A follow-up ("now make it ignore case") means the previous run's files: name them, and
-        show them to the coder when the request names none itself."""
+        show them to the coder when the request names none itself. A request that names files of
+        its own, none of them the previous run's, starts a new topic: told of the previous request
+        ("make count_words ignore punctuation"), the 0.5B's fix of mean() in stats.py stripped
+        punctuation from the numbers."""
         earlier = [f for f in self.previous.files_written if f in files] if self.previous else []
-        self._earlier = [f for f in earlier if f.endswith(".py")][:3]
+        named = files_named_in(request)
+        new_topic = bool(named) and not any(f in earlier for f in named)
+        self._earlier = [] if new_topic else [f for f in earlier if f.endswith(".py")][:3]
         self.memory = (
             f"Previous request in this project: {self.previous.label[:300]}\n"
             f"It changed: {', '.join(earlier) or 'no file'}."
-            if self.previous
+            if self.previous and not new_topic
             else ""
         )
 

@@ -429,6 +429,18 @@ def test_a_follow_up_sees_the_previous_request_and_edits_its_file(workspace: Pat
     assert summary.files_changed == ["total_calc.py"]
 
 
+def test_a_request_naming_other_files_is_a_new_topic_not_a_follow_up(workspace: Path) -> None:
+    # Told of the previous request (punctuation in count_words), the 0.5B's fix of mean() in stats.py
+    # stripped punctuation from the numbers.
+    run(one_round("total_calc.py"), workspace)
+    engine = one_round("util.py", UTIL.replace("2 * x", "x + x"))
+    run(engine, workspace, request="double() in util.py should add x to itself.")
+    assert "Previous request" not in engine.calls_of("coder")[0].prompt
+    engine = one_round("util.py", UTIL.replace("2 * x", "x + x + 0"))
+    run(engine, workspace, request="Now make util.py's double() add a zero too.")  # names its file
+    assert "Previous request in this project: double() in util.py" in engine.calls_of("coder")[0].prompt
+
+
 def test_a_follow_up_answered_with_one_nameless_function_edits_the_last_runs_file(workspace: Path) -> None:
     two = GOOD.replace("\n\n\nprint", "\n\n\ndef count(xs):\n    return len(xs)\n\n\nprint")
     run(one_round("total_calc.py", two), workspace)
