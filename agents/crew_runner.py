@@ -373,8 +373,11 @@ class CrewRunner:
         elif written_checks and modules:
             self.settler.put_back_unasked(context, request, modules, written_checks)
         message = self._ending_message(passed, round_number, versions)
-        if not passed and tests_fail:
-            message = f"Stopped after round {round_number}: {tests_fail}"
+        if not passed and tests_fail:  # the notice above says why at length
+            message = (
+                f"Stopped after round {round_number}: the tests ran, and fail on code this run did not"
+                " change (see above)."
+            )
         return self._finish(
             run_id,
             started,
