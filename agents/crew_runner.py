@@ -49,6 +49,7 @@ from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
 from agents.project_texts import ProjectTexts
 from agents.request_checks import (
     imports_for,
+    methods_outside_classes,
     read_before_assigned,
     unbound_names,
     undefined_calls,
@@ -649,7 +650,7 @@ class CrewRunner:
             else:
                 written.append(block.path)
         sources = self._python_sources()  # after the writes: what the static checks below read
-        problems += self._unbound_problems(context, written, sources)
+        problems += self._static_problems(context, written, sources)
         # A refused write left the file as it was, but the answer did not: it is told the refusal.
         unchanged = [b.path for b in blocks if b.path in written and self._as_before_the_run(context, b.path)]
         self._echoed = bool(blocks) and unchanged == [b.path for b in blocks]
@@ -665,12 +666,13 @@ class CrewRunner:
         problems += self._request_problems(request, list(sources.values()))
         return problems
 
-    def _unbound_problems(
+    def _static_problems(
         self, context: ToolContext, written: list[str], sources: dict[str, str]
     ) -> list[str]:
         """Names a file just written reads that nothing binds, and that were not so before the run
         (agents/request_checks.unbound_names), with the import where another file defines them;
-        and names a function reads in its own first assignment to them (read_before_assigned)."""
+        methods written at the top level (methods_outside_classes); and names a function reads in
+        its own first assignment to them (read_before_assigned)."""
         problems = []
         for rel in [p for p in written if p in sources]:
             before = set(unbound_names(context.originals.get(rel) or ""))
@@ -681,6 +683,14 @@ class CrewRunner:
                 hint = f" ({'; '.join(imports)})" if imports else ""
                 them = "it" if len(names) == 1 else "them"
                 problems.append(f"{rel} uses {', '.join(names)} without defining or importing {them}{hint}.")
+            before = set(methods_outside_classes(context.originals.get(rel) or ""))
+            for name, owner in methods_outside_classes(sources[rel]).items():
+                if name not in before:
+                    place = f"class {owner}" if owner else "its class"
+                    problems.append(
+                        f"In {rel}, {name}(self, ...) is written at the top level of the file: as a"
+                        f" method it belongs inside {place}, indented under it."
+                    )
             before = set(read_before_assigned(context.originals.get(rel) or ""))
             for found in [f for f in read_before_assigned(sources[rel]) if f not in before]:
                 function, name = found.split(": ")

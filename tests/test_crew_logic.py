@@ -1120,3 +1120,25 @@ def test_lines_that_only_name_the_file_and_its_lines_are_not_written(workspace: 
         workspace / "total_calc.py"
     ).read_text() == "def total(xs):\n    return sum(xs)\n\nprint(total([1, 2]))\n"
     assert (workspace / "util.py").read_text() == kept
+
+
+def test_a_method_written_at_the_top_level_is_sent_back(tmp_path: Path) -> None:
+    # Asked to add a method count() to TodoList, the 0.5B wrote `def count(self)` after the class.
+    todo = "class TodoList:\n    def __init__(self):\n        self.items = []\n"
+    (tmp_path / "todo.py").write_text(todo)
+    stray = todo + "\n\ndef count(self):\n    return len(self.items)\n"
+    inside = todo + "\n    def count(self):\n        return len(self.items)\n"
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("todo.py", stray)), files(("todo.py", inside))],
+            reviewer=[checks("todo_list = TodoList()", "assert todo_list.count() == 0")],
+        )
+    )
+    summary, bus = run(engine, tmp_path, "In todo.py, add a method count() to TodoList.", rounds=2)
+    [first, second] = events(bus, ReviewVerdict)
+    assert any(
+        "count(self, ...) is written at the top level" in f and "class TodoList" in f for f in first.fixes
+    )
+    assert second.approved and summary.approved
+    assert "\ndef count" not in (tmp_path / "todo.py").read_text()
+    assert "    def count(self):" in (tmp_path / "todo.py").read_text()
