@@ -31,6 +31,7 @@ from agents.events import (
 )
 from agents.example_usage import guard_example_usage
 from agents.roles import asks_for_output
+from agents.stray_methods import into_class
 from agents.untouched_text import keep_untouched
 from agents.written_checks import CheckOutcome, check_program, read_outcome
 from tools.sandbox import RunLimits, RunResult, run_command, run_pytest, run_python
@@ -227,11 +228,15 @@ class WriteFileTool(_EventTool):
             content = self._keep_untouched(path, content)
             if path.endswith(".py") and (old := self._original(path)) is not None:
                 content, guarded = guard_example_usage(old, content, self._context.request)
+        moved: list[str] = []
+        if path.endswith(".py"):
+            content, moved = into_class(content, self._original(path))
         written = self._context.files.write_text(path, content if content.endswith("\n") else content + "\n")
         self._context.written.append(written.rel)
         self._context.bus.emit(FileChanged(path=written.rel, action=written.action, diff=written.diff()))
         how = f", edited in place: {merged.summary()}" if merged else ""
         how += ', example code at its end put under if __name__ == "__main__"' if guarded else ""
+        how += f", {', '.join(moved)} moved into its class from the top level" if moved else ""
         return f"{written.action} {written.rel} ({written.bytes_written} bytes{how})"
 
     def _original(self, path: str) -> str | None:
