@@ -43,7 +43,7 @@ from agents.events import (
     ToolCallFinished,
     preview,
 )
-from agents.file_blocks import FORMAT_RULES, FileBlock, file_blocks, unclosed_block
+from agents.file_blocks import FORMAT_RULES, FileBlock, file_blocks, repeats_a_block, unclosed_block
 from agents.focused_retry import focus_on, focus_rules, focus_text
 from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
 from agents.project_texts import ProjectTexts
@@ -624,6 +624,7 @@ class CrewRunner:
                 rules=focus_rules(focus) if focus else FORMAT_RULES,
             ),
             "the files, each whole in a code block",
+            enough=repeats_a_block,
         )
         context.agent = "coder"
         # A follow-up's code block without a file name is about the one file the last run changed.

@@ -244,3 +244,17 @@ def _defines_something(code: str) -> bool:
 def unclosed_block(reply: str) -> bool:
     """A reply cut off inside its code block (the cap was reached): its file would be truncated."""
     return reply.count("```") % 2 == 1
+
+
+_CLOSED_BLOCK = re.compile(r"^```[^\n`]*\n(.*?)\n```[ \t]*$", re.M | re.S)
+
+
+def repeats_a_block(reply: str) -> bool:
+    """Whether the block the reply just closed repeats one it already wrote. Sampled retries of the
+    0.5B wrote todo.py's block again and again until the reply cap (83 s and 176 s where one block
+    took 10); the blocks before are all the answer holds."""
+    if not reply.rstrip().endswith("```"):
+        return False
+    blocks = [block.strip() for block in _CLOSED_BLOCK.findall(reply)]
+    # Not a short one: two packages' empty __init__.py files are alike by right.
+    return len(blocks) > 1 and len(blocks[-1]) >= 40 and blocks[-1] in blocks[:-1]

@@ -1149,3 +1149,14 @@ def test_a_method_written_at_the_top_level_goes_into_its_class_or_is_sent_back(t
     first = events(bus, ReviewVerdict)[0]
     assert any("count(self, ...) is written at the top level" in f for f in first.fixes)
     assert summary.approved and "\ndef count" not in (tmp_path / "todo.py").read_text()
+
+
+def test_a_coder_reply_that_repeats_its_block_is_cut_there(workspace: Path) -> None:
+    # Sampled retries of the 0.5B wrote todo.py's block again and again until the reply cap.
+    block = files(("total_calc.py", GOOD))
+    reply = block + "\n" + block + "\n" + files(("never.py", "print('after the repeat')\n"))
+    engine = ScriptedEngine(by_agent(coder=[reply], reviewer=[SUMS]))
+    summary, bus = run(engine, workspace)
+    assert summary.approved and not (workspace / "never.py").exists()
+    [coder] = [e for e in events(bus, AgentFinished) if e.agent == "coder"]
+    assert "never.py" not in coder.output and coder.output.count("def total") == 2

@@ -123,3 +123,15 @@ def test_a_later_block_repeating_the_file_as_shown_does_not_undo_an_earlier_chan
     other = changed.replace("return i", "return -i")
     reply = "".join(f"todo.py\n{F}python\n{code}{F}\n\n" for code in (changed, other))
     assert [b.content for b in file_blocks(reply, ["todo.py"], shown=shown)] == [other]
+
+
+def test_a_reply_that_closes_a_block_it_already_wrote_has_enough() -> None:
+    from agents.file_blocks import repeats_a_block
+
+    block = "todo.py\n```python\ndef count(self):\n    return len(self.items)\n```\n"
+    assert not repeats_a_block(block)
+    assert repeats_a_block(block + block)
+    assert not repeats_a_block(block + block.replace("len(", "sum("))
+    assert not repeats_a_block(block + block[:-5])  # not closed yet
+    empty = "a/__init__.py\n```python\n```\nb/__init__.py\n```python\n```\n"
+    assert not repeats_a_block(empty)  # short blocks may be alike by right
