@@ -13,7 +13,9 @@ import builtins
 import re
 import symtable
 
+from agents.definition_merge import top_level_functions
 from agents.edit_guard import definitions
+from agents.stray_methods import takes_self
 
 _BUILTINS = set(dir(builtins)) | {"__file__", "__builtins__"}
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
@@ -128,13 +130,7 @@ def methods_outside_classes(source: str) -> dict[str, str]:
         return {}
     classes = [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
     owner = classes[0] if len(classes) == 1 else ""
-    return {
-        node.name: owner
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.args.args
-        and node.args.args[0].arg == "self"
-    }
+    return {name: owner for name, node in top_level_functions(tree).items() if takes_self(node)}
 
 
 def _own_statements(function: ast.AST) -> list[ast.stmt]:

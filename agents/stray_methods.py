@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 
+from agents.definition_merge import top_level_functions
+
 
 def into_class(source: str, before: str | None) -> tuple[str, list[str]]:
     """The source with such functions moved into the class, and their names; as it was when none."""
@@ -26,10 +28,8 @@ def into_class(source: str, before: str | None) -> tuple[str, list[str]]:
     existing = _top_level_functions(before or "")
     strays = [
         node
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.args.args
-        and node.args.args[0].arg == "self"
+        for node in top_level_functions(tree).values()
+        if takes_self(node)
         and node.name not in methods
         and node.name not in existing
         and node.lineno > (owner.end_lineno or 0)  # written after the class, as it was seen
@@ -51,9 +51,14 @@ def into_class(source: str, before: str | None) -> tuple[str, list[str]]:
     return text, [node.name for node in strays]
 
 
+def takes_self(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A function whose first parameter is `self`: a method, wherever it was written."""
+    return bool(function.args.args) and function.args.args[0].arg == "self"
+
+
 def _top_level_functions(source: str) -> set[str]:
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return set()
-    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    return set(top_level_functions(tree))
