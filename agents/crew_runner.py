@@ -66,7 +66,6 @@ from agents.roles import (
     expected_files,
     files_named_in,
     parse_plan,
-    plain_task,
     planner_task,
     roles_for,
 )
@@ -104,10 +103,6 @@ class CrewSettings:
     # passed as many problems without it in four fifths of the time, and the 1.5B's plans for an
     # edit said "Create a new file named mathx.py" (bench.humaneval/bench.crew --plan-retries).
     plan_retries: bool = False
-    # Round 2 of a one-file request asks plainly, greedy, without the rules or the failures: on
-    # HumanEval the 1.5B's crew lost problems that one plain call solved (its first, rule-laden try
-    # failed the docstring examples, and sampled retries did too).
-    plain_retry: bool = True
 
 
 @dataclass
@@ -300,7 +295,6 @@ class CrewRunner:
         self.settler = self._new_settler()
         round_number = 0
         tests_fail = ""
-        problems: list[str] = []
         for round_number in range(1, self.settings.rounds + 1):
             if round_number > 1 and self.settings.plan_retries:
                 # Never before the first try: planning first cost real coders time and accuracy.
@@ -308,20 +302,8 @@ class CrewRunner:
                 allowed_files = expected_files(request, plan) or allowed_files
             written_before = len(context.written)
             fresh = round_number > 1 and self.settings.retry == "fresh"
-            # Only after a try whose checks failed: a refused write or a missing file is told.
-            plain = (
-                round_number == 2 and self.settings.plain_retry and len(allowed_files) == 1 and not problems
-            )
             problems = self._code(
-                context,
-                request,
-                plan,
-                feedback,
-                round_number,
-                allowed_files,
-                fresh=fresh,
-                failures=failures,
-                plain=plain,
+                context, request, plan, feedback, round_number, allowed_files, fresh=fresh, failures=failures
             )
             wrote = len(context.written) > written_before
             if wrote and versions and not fresh and not fresh_tried and self._repeats(context, versions):
@@ -603,7 +585,6 @@ class CrewRunner:
         *,
         fresh: bool = False,
         failures: list[str] | None = None,
-        plain: bool = False,
     ) -> list[str]:
         """The coder's turn: files whole in Markdown blocks, written here with the write tool (its
         events, workspace checks and lost-definition check). Returns what went wrong, for feedback.
@@ -611,7 +592,7 @@ class CrewRunner:
         After a try that wrote the files back as they were, it is shown only the definitions the
         request names or the failed checks call (agents/focused_retry), where there are such."""
         coder = self.roles.coder
-        if round_number > 1 and coder.generation.temperature == 0 and not plain:
+        if round_number > 1 and coder.generation.temperature == 0:
             # Greedy decoding answers feedback with the same bytes (on the 0.5B, rounds 2 and 3
             # rewrote the failing file unchanged); a sampled retry tries something else, and the
             # best round's files are kept anyway. Seeded, so a rerun gives the same tries.
@@ -622,19 +603,17 @@ class CrewRunner:
         shown_files = self._current_files(
             allowed_files or self._earlier, context.originals if fresh else None
         )
-        focus = focus_on(request, shown_files, failures or []) if self._echoed and not plain else []
+        focus = focus_on(request, shown_files, failures or []) if self._echoed else []
         if focus:
             names = ", ".join(name for f in focus for name in f.names)
             self.bus.emit(
                 Notice(level="info", message=f"The code came back unchanged; asking for {names} alone.")
             )
         shown = focus_text(focus) if focus else self._current_files_text(shown_files)
-        if plain:
-            self.bus.emit(Notice(level="info", message="Asking again as plainly as one chat call would."))
-        task = (
-            plain_task(request, shown, self.memory)
-            if plain
-            else coder_task(
+        reply = self._step(
+            coder,
+            round_number,
+            coder_task(
                 request,
                 plan,
                 feedback,
@@ -643,15 +622,9 @@ class CrewRunner:
                 self.context_text,
                 fix=not fresh and not focus,
                 rules=focus_rules(focus) if focus else FORMAT_RULES,
-            )
-        )
-        reply = self._step(
-            coder,
-            round_number,
-            task,
+            ),
             "the files, each whole in a code block",
             enough=repeats_a_block,
-            plain=plain,
         )
         context.agent = "coder"
         # A follow-up's code block without a file name is about the one file the last run changed.
@@ -799,7 +772,7 @@ class CrewRunner:
             pass
         return rest.lstrip("\n")
 
-    def _llm(self, role: Role, schema: dict[str, Any] | None, *, plain: bool = False) -> LocalLLM:
+    def _llm(self, role: Role, schema: dict[str, Any] | None) -> LocalLLM:
         llm = LocalLLM(
             model=self.engine.model_path.name,
             engine=self.engine,
@@ -809,7 +782,6 @@ class CrewRunner:
             bus=self.bus,
             cancel=self.cancel,
             task_only=True,
-            plain=plain,
             context_window=self.engine.settings.n_ctx,
             temperature=role.generation.temperature,
         )
@@ -825,7 +797,6 @@ class CrewRunner:
         *,
         schema: dict[str, Any] | None = None,
         enough: Callable[[str], bool] | None = None,
-        plain: bool = False,
     ) -> str:
         if self.cancel.is_set():
             raise RunCancelledError("stopped")
@@ -833,7 +804,7 @@ class CrewRunner:
         began = time.perf_counter()
         # No tools: every agent answers in text (JSON for the planner and reviewer, Markdown files
         # for the coder), and the runner acts on it.
-        llm = self._llm(role, schema, plain=plain)
+        llm = self._llm(role, schema)
         llm.enough = enough
         output = kickoff_one_agent(role, llm, [], description, expected)
         self.bus.emit(
