@@ -15,7 +15,7 @@ import symtable
 
 from agents.definition_merge import top_level_functions
 from agents.edit_guard import definitions
-from agents.stray_methods import takes_self
+from agents.stray_methods import only_class, takes_self
 
 _BUILTINS = set(dir(builtins)) | {"__file__", "__builtins__"}
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
@@ -128,9 +128,12 @@ def methods_outside_classes(source: str) -> dict[str, str]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return {}
-    classes = [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
-    owner = classes[0] if len(classes) == 1 else ""
-    return {name: owner for name, node in top_level_functions(tree).items() if takes_self(node)}
+    owner = only_class(tree)
+    return {
+        name: owner.name if owner else ""
+        for name, node in top_level_functions(tree).items()
+        if takes_self(node)
+    }
 
 
 def _own_statements(function: ast.AST) -> list[ast.stmt]:

@@ -20,10 +20,9 @@ def into_class(source: str, before: str | None) -> tuple[str, list[str]]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return source, []
-    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
-    if len(classes) != 1:
+    owner = only_class(tree)
+    if owner is None:
         return source, []
-    owner = classes[0]
     methods = {n.name for n in owner.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
     existing = _top_level_functions(before or "")
     strays = [
@@ -49,6 +48,12 @@ def into_class(source: str, before: str | None) -> tuple[str, list[str]]:
     lines[at:at] = [body]
     text = "".join(lines).rstrip("\n") + "\n"
     return text, [node.name for node in strays]
+
+
+def only_class(tree: ast.Module) -> ast.ClassDef | None:
+    """The module's class when it defines exactly one at the top level: where a stray method goes."""
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    return classes[0] if len(classes) == 1 else None
 
 
 def takes_self(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
