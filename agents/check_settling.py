@@ -12,6 +12,7 @@ every check still passes (agents/unasked_changes).
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -21,8 +22,8 @@ from agents.events import EventBus, Notice
 from agents.mutator_checks import as_calls, unpromised
 from agents.project_texts import ProjectTexts
 from agents.reviewer_version import candidates, outcome_beside, passes_every_check, still_failing_as_before
-from agents.unasked_changes import put_back, unasked_changes
-from agents.written_checks import CheckOutcome
+from agents.unasked_changes import put_back, unasked_changes, used_names
+from agents.written_checks import CheckOutcome, failed_check
 from tools.sandbox import RunLimits
 
 # The reviewer's short turn: (task, round) -> its reply.
@@ -160,25 +161,34 @@ class CheckSettler:
             return not result.startswith("Error")
         return False
 
-    def put_back_unasked(self, context: ToolContext, request: str, modules: list[str], checks: str) -> None:
-        """Puts back, as they were before the run, the functions an approved run changed unasked
-        (agents/unasked_changes) where every check passes without the change."""
+    def put_back_unasked(
+        self, context: ToolContext, request: str, modules: list[str], checks: str, *, approved: bool
+    ) -> None:
+        """Puts back, as they were before the run, the functions the run changed unasked
+        (agents/unasked_changes). After an approved run, where every check passes without the
+        change; after one that was not (the files as keep-best left them), where no check that
+        passes with the change fails without it."""
         written = self.texts.small(self.texts.python_written(context.written))
         beside: dict[str, str] | None = None
         for path, text in written.items():
             original = context.originals.get(path)
             if not original:
                 continue
-            kept, names = text, []
-            for name in unasked_changes(original, text, request):
+            elsewhere = set().union(*(_names_used(t) for p, t in written.items() if p != path))
+            kept, names, now = text, [], None
+            for name in unasked_changes(original, text, request, elsewhere):
                 candidate = put_back(kept, original, name)
                 if candidate is None:
                     continue
                 if beside is None:  # read only once there is something to try
                     beside = self.texts.trial_folder(request, written)
+                if not approved and now is None:
+                    now = outcome_beside({**beside, path: kept}, modules, checks, self.limits)
+                    if now is None:
+                        break
                 outcome = outcome_beside({**beside, path: candidate}, modules, checks, self.limits)
-                if outcome is not None and outcome.ok:
-                    kept, names = candidate, names + [name]
+                if outcome is not None and (outcome.ok if approved else _no_worse(outcome, now)):
+                    kept, names, now = candidate, names + [name], outcome
             if not names:
                 continue
             context.agent = "crew"
@@ -187,9 +197,28 @@ class CheckSettler:
                 one = len(names) == 1
                 self._say(
                     f"Put back {', '.join(names)} in {path} as {'it was' if one else 'they were'}: the"
-                    f" request does not name {'it' if one else 'them'}, and every check passes without"
-                    " the change."
+                    f" request does not name {'it' if one else 'them'}, and "
+                    + (
+                        "every check passes without the change."
+                        if approved
+                        else "no check that passed with the change fails without it."
+                    )
                 )
 
     def _say(self, message: str) -> None:
         self.bus.emit(Notice(level="info", message=message))
+
+
+def _names_used(source: str) -> set[str]:
+    try:
+        return used_names(ast.parse(source).body)
+    except (SyntaxError, ValueError):
+        return set()
+
+
+def _no_worse(outcome: CheckOutcome, before: CheckOutcome | None) -> bool:
+    """Every check that passed before still passes (a check is known by its text)."""
+    if before is None:
+        return False
+    failed_before = {failed_check(f) for f in before.failures}
+    return outcome.passed >= before.passed and all(failed_check(f) in failed_before for f in outcome.failures)

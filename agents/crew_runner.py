@@ -49,6 +49,7 @@ from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
 from agents.project_texts import ProjectTexts
 from agents.request_checks import (
     imports_for,
+    ints_not_made,
     methods_outside_classes,
     read_before_assigned,
     unbound_names,
@@ -371,8 +372,8 @@ class CrewRunner:
             feedback = self._feedback(problems, results, outcome, failures)
         if not passed:
             check_lines = self._keep_best(context, versions) or check_lines
-        elif written_checks and modules:
-            self.settler.put_back_unasked(context, request, modules, written_checks)
+        if written_checks and modules:
+            self.settler.put_back_unasked(context, request, modules, written_checks, approved=passed)
         message = self._ending_message(passed, round_number, versions)
         if not passed and tests_fail:  # the notice above says why at length
             message = (
@@ -723,6 +724,11 @@ class CrewRunner:
         unused = unused_parameters(request, sources)
         if unused:
             problems.append(f"These parameters are never used in their function: {', '.join(unused)}.")
+        for name in ints_not_made(request, sources):
+            problems.append(
+                f"The request says {name}() returns an int, but nothing in {name}() makes one: a value"
+                " read from a file or given as text stays text until int() converts it."
+            )
         return problems
 
     def _as_before_the_run(self, context: ToolContext, path: str) -> bool:

@@ -13,24 +13,17 @@ from __future__ import annotations
 import ast
 import re
 
-from agents.written_checks import bound_names, equality
+from agents.request_checks import clauses_about
+from agents.written_checks import bound_names, equality, failed_check
 
 _GIVES = re.compile(r"\b(return|returns|returning|give|gives|giving|yield|yields)\b", re.I)
-_NEXT = re.compile(r"\b\w+\s*\(|[.;](?:\s|$)")
 
 
 def promises_a_value(request: str, method: str) -> bool | None:
     """Whether a clause of the request about `method(` says it returns something; None when the
     request never writes it as a call."""
-    found = None
-    for match in re.finditer(rf"\b{re.escape(method)}\s*\(", request):
-        tail = request[match.end() :]
-        close = tail.find(")")
-        tail = tail[close + 1 :] if close >= 0 else tail
-        stop = _NEXT.search(tail)
-        clause = tail[: stop.start()] if stop else tail
-        found = found or bool(_GIVES.search(clause))
-    return found
+    clauses = clauses_about(request, method)
+    return any(_GIVES.search(clause) for clause in clauses) if clauses else None
 
 
 def _method_call(test: ast.expr, bound: set[str]) -> ast.Call | None:
@@ -53,9 +46,9 @@ def unpromised(checks: str, failures: list[str], request: str) -> dict[str, str]
     bound = bound_names(checks)
     found = {}
     for failure in failures:
-        text, _, error = failure.partition("  ->  ")
+        text, error = failed_check(failure), failure.partition("  ->  ")[2]
         try:
-            node = ast.parse(text.strip()).body[0]
+            node = ast.parse(text).body[0]
         except (SyntaxError, ValueError, IndexError):
             continue
         if not isinstance(node, ast.Assert):
@@ -67,7 +60,7 @@ def unpromised(checks: str, failures: list[str], request: str) -> dict[str, str]
         if not (bare or error.startswith("AssertionError: got None, expected")) or "to be raised" in error:
             continue
         if promises_a_value(request, call.func.attr) is False:
-            found[text.strip()] = ast.unparse(call)
+            found[text] = ast.unparse(call)
     return found
 
 

@@ -20,6 +20,9 @@ from agents.stray_methods import only_class, takes_self
 _BUILTINS = set(dir(builtins)) | {"__file__", "__builtins__"}
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
 _WORD = re.compile(r"[A-Za-z_]\w*")
+_NEXT = re.compile(r"\b\w+\s*\(|[.;](?:\s|$)")  # where a clause about a call ends
+_AS_INT = re.compile(r"\bas an? (?:int|integer)\b", re.I)
+_INT_MAKERS = {"int", "round", "len", "floor", "ceil", "trunc", "ord", "count", "index", "find"}
 
 
 def undefined_calls(request: str, sources: list[str]) -> list[str]:
@@ -51,6 +54,51 @@ def unused_parameters(request: str, sources: list[str]) -> list[str]:
                 if p.arg in named and p.arg not in read and p.arg not in ("self", "cls")
             ]
     return found
+
+
+def clauses_about(request: str, name: str) -> list[str]:
+    """The words after each `name(...)` in the request, up to the next call or the sentence's end."""
+    found = []
+    for match in re.finditer(rf"\b{re.escape(name)}\s*\(", request):
+        tail = request[match.end() :]
+        close = tail.find(")")
+        tail = tail[close + 1 :] if close >= 0 else tail
+        stop = _NEXT.search(tail)
+        found.append(tail[: stop.start()] if stop else tail)
+    return found
+
+
+def ints_not_made(request: str, sources: list[str]) -> list[str]:
+    """Functions a clause of the request says return a value "as an int" whose code never makes
+    one: no int(), round(), len() or `//`, in the function or the project's functions it calls.
+    (get_port returned config.json's 'port' as it was, so "9000" came back as text, and every
+    check the 1.5B wrote read the one config.json, whose port is a number.)"""
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    for tree in _trees(sources):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                functions.setdefault(node.name, node)
+    return [
+        name
+        for name in functions
+        if any(_AS_INT.search(clause) for clause in clauses_about(request, name))
+        and not _makes_an_int(name, functions, set())
+    ]
+
+
+def _makes_an_int(name: str, functions: dict[str, ast.AST], seen: set[str]) -> bool:
+    seen.add(name)
+    for node in ast.walk(functions[name]):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+            return True
+        if not isinstance(node, ast.Call):
+            continue
+        called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+        if called in _INT_MAKERS:
+            return True
+        if called in functions and called not in seen and _makes_an_int(called, functions, seen):
+            return True
+    return False
 
 
 def unbound_names(source: str) -> list[str]:

@@ -6,19 +6,22 @@ whose checks pass, each such function is tried as it was before the run (agents/
 it only where every check still passes).
 
 Only where the request names a function of the file (else any change may be what it asks), only
-functions it does not name, that nothing it names or the module's own statements use (a helper the
-change needed), and whose parameters stayed the same (new parameters mean new callers).
+functions it does not name, that nothing it names, the module's own statements or the run's other
+files use (a helper the change needed, a caller of a new parameter). A parameter added unasked is
+put back too: asked for `sep` in join_names and `marker` in bullet_list, the 1.5B also gave the
+file's header() a `marker` that it printed before every title.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Collection
 
 from agents.definition_merge import definition_text, merge_definitions, top_level_functions
 
 
-def _used(nodes: list[ast.stmt]) -> set[str]:
+def used_names(nodes: list[ast.stmt]) -> set[str]:
     found = set()
     for node in nodes:
         for sub in ast.walk(node):
@@ -29,8 +32,11 @@ def _used(nodes: list[ast.stmt]) -> set[str]:
     return found
 
 
-def unasked_changes(original: str, current: str, request: str) -> list[str]:
-    """The top-level functions of `current` that the run changed from `original` unasked."""
+def unasked_changes(
+    original: str, current: str, request: str, used_elsewhere: Collection[str] = ()
+) -> list[str]:
+    """The top-level functions of `current` that the run changed from `original` unasked.
+    `used_elsewhere`: the names the run's other files use."""
     try:
         old_tree, new_tree = ast.parse(original), ast.parse(current)
     except (SyntaxError, ValueError):
@@ -45,13 +51,12 @@ def unasked_changes(original: str, current: str, request: str) -> list[str]:
         for node in new_tree.body
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
     ]
-    used = _used(named + statements)
+    used = used_names(named + statements) | set(used_elsewhere)
     return [
         name
         for name, node in after.items()
         if name in before
         and name not in words | used
-        and ast.dump(node.args) == ast.dump(before[name].args)
         and definition_text(current, node) != definition_text(original, before[name])
     ]
 

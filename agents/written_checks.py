@@ -205,6 +205,11 @@ def check_program(modules: list[str], checks: str) -> str:
     return _PROGRAM.replace("__MODULES__", repr(modules)).replace("__CHECKS__", repr(checks))
 
 
+def failed_check(failure: str) -> str:
+    """The check's own text in a failure line ("assert f(1) == 2  ->  AssertionError: ...")."""
+    return failure.partition("  ->  ")[0].strip()
+
+
 def read_outcome(stdout: str) -> CheckOutcome | None:
     """What the program reported; None when it did not get to report (a crash, a timeout)."""
     found = _RESULT.findall(stdout)

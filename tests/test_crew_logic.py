@@ -1033,6 +1033,91 @@ def test_an_unasked_change_the_checks_need_is_kept(workspace: Path) -> None:
     assert not any("Put back" in n.message for n in events(bus, Notice))
 
 
+REPORT = (
+    "def join_names(names):\n    return ', '.join(names)\n\n\n"
+    "def header(title):\n    return title.upper() + '\\n' + '=' * len(title)\n\n\n"
+    "def bullet_list(items):\n    return '\\n'.join('- ' + item for item in items)\n"
+)
+TWO_PARAMETERS = (
+    "In report.py, give join_names a keyword parameter sep (default ', ') to choose the separator, and"
+    " give bullet_list a parameter marker (default '- ') for the text before each item."
+)
+# Acceptance request 31 in small: the 1.5B gave header() the marker too, unasked.
+ALL_THREE = (
+    REPORT.replace("(names):", "(names, sep=', '):")
+    .replace("', '.join", "sep.join")
+    .replace("(items):", "(items, marker='- '):")
+    .replace("'- ' + item", "marker + item")
+)
+MARKED_HEADER = ALL_THREE.replace("(title):", "(title, marker='- '):").replace(
+    "return title", "return marker + title"
+)
+GOOD_CHECKS = [
+    "assert join_names(['a', 'b'], sep='/') == 'a/b'",
+    "assert bullet_list(['x'], marker='* ') == '* x'",
+]
+
+
+def two_parameters(workspace: Path, review: str, *opinions: str) -> tuple[RunSummary, EventBus]:
+    (workspace / "report.py").write_text(REPORT)
+    engine = ScriptedEngine(
+        by_agent(coder=[files(("report.py", MARKED_HEADER))], reviewer=[review, *opinions])
+    )
+    return run(engine, workspace, request=TWO_PARAMETERS)
+
+
+def test_a_parameter_added_unasked_is_put_back_after_an_approved_run(workspace: Path) -> None:
+    summary, bus = two_parameters(workspace, checks(*GOOD_CHECKS))
+    assert summary.approved, summary.message
+    assert (workspace / "report.py").read_text() == ALL_THREE
+    assert any("Put back header" in n.message for n in events(bus, Notice))
+
+
+def test_an_unapproved_runs_unasked_change_is_put_back_where_no_passing_check_then_fails(
+    workspace: Path,
+) -> None:
+    # The reviewer's check on header() is wrong and fails either way; the good checks still pass.
+    summary, bus = two_parameters(
+        workspace, checks(*GOOD_CHECKS, "assert header('T', '-') == '- T'"), opinion("'- T'")
+    )
+    assert not summary.approved
+    assert (workspace / "report.py").read_text() == ALL_THREE
+    assert any(
+        "no check that passed with the change fails without it" in n.message for n in events(bus, Notice)
+    )
+
+
+def test_an_unapproved_runs_unasked_change_a_passing_check_needs_is_kept(workspace: Path) -> None:
+    needs_marker = "assert header('T', '-') == '-T\\n='"
+    wrong = "assert join_names(['a', 'b'], sep='') == 'a b'"
+    summary, bus = two_parameters(workspace, checks(*GOOD_CHECKS, needs_marker, wrong), opinion("'a b'"))
+    assert not summary.approved
+    assert (workspace / "report.py").read_text() == MARKED_HEADER
+    assert not any("Put back" in n.message for n in events(bus, Notice))
+
+
+def test_a_function_asked_for_an_int_that_never_makes_one_goes_back_to_the_coder(workspace: Path) -> None:
+    # Acceptance request 09: every check read the one config.json, whose port is already a number.
+    (workspace / "config.json").write_text('{"port": 8080}')
+    as_it_is = "import json\n\n\ndef get_port(path):\n    return json.load(open(path)).get('port', 8000)\n"
+    converted = as_it_is.replace(
+        "return json.load(open(path)).get('port', 8000)",
+        "return int(json.load(open(path)).get('port', 8000))",
+    )
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("settings.py", as_it_is)), files(("settings.py", converted))],
+            reviewer=[checks("assert get_port('config.json') == 8080")],
+        )
+    )
+    request = "Write settings.py with get_port(path) that returns the JSON file's 'port' value as an int."
+    summary, bus = run(engine, workspace, request=request, rounds=2)
+    first, second = events(bus, ReviewVerdict)
+    assert not first.approved and any("get_port() returns an int" in fix for fix in first.fixes)
+    assert second.approved and summary.approved, summary.message
+    assert (workspace / "settings.py").read_text() == converted
+
+
 def test_a_check_that_wants_a_value_the_request_never_promises_runs_as_a_plain_call(workspace: Path) -> None:
     stack = (
         "class Stack:\n    def __init__(self):\n        self.items = []\n\n"

@@ -5,6 +5,7 @@ import pytest
 
 from agents.request_checks import (
     imports_for,
+    ints_not_made,
     read_before_assigned,
     unbound_names,
     undefined_calls,
@@ -90,3 +91,29 @@ def test_the_import_for_a_name_comes_from_the_file_that_defines_it() -> None:
 )
 def test_a_name_read_in_its_own_first_assignment_is_found(source: str, found: list[str]) -> None:
     assert read_before_assigned(source) == found
+
+
+PORT_REQUEST = (
+    "Write settings.py with load_settings(path) that reads a JSON file and returns it as a dict, and"
+    " get_port(path) that returns its 'port' value as an int, or 8000 when there is no 'port'."
+)
+SETTINGS = (
+    "import json\n\n\ndef load_settings(path):\n    with open(path) as f:\n        return json.load(f)\n\n\n"
+    "def get_port(path):\n    return load_settings(path).get('port', 8000)\n"
+)
+
+
+def test_a_function_asked_to_return_an_int_that_never_makes_one_is_named() -> None:
+    assert ints_not_made(PORT_REQUEST, [SETTINGS]) == ["get_port"]  # not load_settings: "as a dict"
+    converted = SETTINGS.replace(
+        "return load_settings(path).get('port', 8000)", "return int(load_settings(path).get('port', 8000))"
+    )
+    assert ints_not_made(PORT_REQUEST, [converted]) == []
+
+
+def test_an_int_made_by_a_helper_or_by_floor_division_counts() -> None:
+    helper = SETTINGS.replace("return json.load(f)", "return {k: int(v) for k, v in json.load(f).items()}")
+    assert ints_not_made(PORT_REQUEST, [helper]) == []
+    halves = "def half(n):\n    return n // 2\n"
+    assert ints_not_made("Write half(n) returning half of n as an integer.", [halves]) == []
+    assert ints_not_made("Write half(n) returning half of n.", ["def half(n):\n    return n / 2\n"]) == []

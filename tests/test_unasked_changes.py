@@ -34,13 +34,17 @@ def test_nothing_is_unasked_where_the_request_names_no_function_of_the_file() ->
     assert unasked_changes(WORDS, REWRITTEN, "Make words.py handle double spaces.") == []
 
 
-def test_a_helper_the_named_function_uses_and_a_new_signature_are_left_alone() -> None:
+def test_a_helper_the_named_function_uses_is_left_alone() -> None:
     uses_helper = REWRITTEN.replace("return len(text.split())", "return len(longest_word(text))")
     assert unasked_changes(WORDS, uses_helper, "Fix count_words") == ["shout"]
-    new_parameter = REWRITTEN.replace("def shout(text):", "def shout(text, mark='!'):")
-    assert unasked_changes(WORDS, new_parameter, "Fix count_words") == ["longest_word"]
     called_below = REWRITTEN + "\n\nprint(shout('hi'))\n"
     assert unasked_changes(WORDS, called_below, "Fix count_words") == ["longest_word"]
+
+
+def test_a_parameter_added_unasked_is_found_unless_another_file_of_the_run_uses_the_function() -> None:
+    new_parameter = REWRITTEN.replace("def shout(text):", "def shout(text, mark='!'):")
+    assert unasked_changes(WORDS, new_parameter, "Fix count_words") == ["longest_word", "shout"]
+    assert unasked_changes(WORDS, new_parameter, "Fix count_words", {"shout", "print"}) == ["longest_word"]
 
 
 def test_putting_back_changes_that_function_only() -> None:
