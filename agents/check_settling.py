@@ -1,13 +1,14 @@
 """What the runner does when the reviewer's own checks fail, before the coder is sent back, and
-after a run is approved.
+when a run ends.
 
 On small models the reviewer's expected values are wrong about as often as the code, so a failed
 check is settled before it costs a round: a check wanting a value the request never promises runs
 as a plain call (agents/mutator_checks), a check the model answers as the code does when asked
 again without the code is dropped (agents/check_disputes), and where a check still fails as it did
 before the run, the reviewer's own version of the function is used if it passes every check
-(agents/reviewer_version). After approval, functions the run rewrote unasked are put back where
-every check still passes (agents/unasked_changes).
+(agents/reviewer_version). At the end, functions the run rewrote unasked are put back where every
+check still passes, or, after a run that was not approved, where no passing check then fails
+(agents/unasked_changes).
 """
 
 from __future__ import annotations
