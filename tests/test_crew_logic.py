@@ -107,6 +107,17 @@ def run(
     return summary, bus
 
 
+def two_tries(
+    workspace: Path, path: str, first: str, second: str, check: str, request: str
+) -> tuple[RunSummary, EventBus, ScriptedEngine]:
+    """Two rounds: the coder writes `path` as `first`, then as `second`; the reviewer's one check."""
+    engine = ScriptedEngine(
+        by_agent(coder=[files((path, first)), files((path, second))], reviewer=[checks(check)])
+    )
+    summary, bus = run(engine, workspace, request=request, rounds=2)
+    return summary, bus, engine
+
+
 def events(bus: EventBus, kind: type[Event] = Event) -> list:
     return [e for e in bus.history if isinstance(e, kind) and not isinstance(e, TokenChunk)]
 
@@ -882,14 +893,10 @@ def test_a_local_name_read_in_its_own_first_assignment_is_fed_back(workspace: Pa
     fixed = shadowing.replace(
         "    mean = mean(values)\n    return mean", "    average = mean(values)\n    return average"
     )
-    engine = ScriptedEngine(
-        by_agent(
-            coder=[files(("report.py", shadowing)), files(("report.py", fixed))],
-            reviewer=[checks("assert summary([2, 4]) == 3")],
-        )
-    )
     request = "Write report.py with summary(values) that returns mean() from stats.py."
-    summary, bus = run(engine, workspace, request=request, rounds=2)
+    summary, bus, engine = two_tries(
+        workspace, "report.py", shadowing, fixed, "assert summary([2, 4]) == 3", request
+    )
     assert not events(bus, ReviewVerdict)[0].approved
     told = engine.calls_of("coder")[1].prompt
     assert "summary() assigns mean" in told and "UnboundLocalError" in told
@@ -1104,14 +1111,10 @@ def test_a_function_asked_for_an_int_that_never_makes_one_goes_back_to_the_coder
         "return json.load(open(path)).get('port', 8000)",
         "return int(json.load(open(path)).get('port', 8000))",
     )
-    engine = ScriptedEngine(
-        by_agent(
-            coder=[files(("settings.py", as_it_is)), files(("settings.py", converted))],
-            reviewer=[checks("assert get_port('config.json') == 8080")],
-        )
-    )
     request = "Write settings.py with get_port(path) that returns the JSON file's 'port' value as an int."
-    summary, bus = run(engine, workspace, request=request, rounds=2)
+    summary, bus, _ = two_tries(
+        workspace, "settings.py", as_it_is, converted, "assert get_port('config.json') == 8080", request
+    )
     first, second = events(bus, ReviewVerdict)
     assert not first.approved and any("get_port() returns an int" in fix for fix in first.fixes)
     assert second.approved and summary.approved, summary.message
