@@ -1,9 +1,9 @@
 """Functions a run rewrote though the request did not ask: put back as they were.
 
 Asked in the IDE to "make count_words ignore words that are only punctuation", the 1.5B also
-rewrote longest_word. The user's other code must not change behind their back, so after a run
-whose checks pass, each such function is tried as it was before the run (agents/check_settling keeps
-it only where every check still passes).
+rewrote longest_word. The user's other code must not change behind their back, so at the end of a
+run each such function is tried as it was before the run (agents/check_settling keeps it where
+every check still passes, or, after a run that was not approved, where no passing check then fails).
 
 Only where the request names a function of the file (else any change may be what it asks), only
 functions it does not name, that nothing it names, the module's own statements or the run's other
