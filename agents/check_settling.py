@@ -3,10 +3,11 @@ when a run ends.
 
 On small models the reviewer's expected values are wrong about as often as the code, so a failed
 check is settled before it costs a round: a check wanting a value the request never promises runs
-as a plain call (agents/mutator_checks), a check the model answers as the code does when asked
-again without the code is dropped (agents/check_disputes), and where a check still fails as it did
-before the run, the reviewer's own version of the function is used if it passes every check
-(agents/reviewer_version). At the end, functions the run rewrote unasked are put back where every
+as a plain call (agents/mutator_checks), a check on code the request does not touch that fails
+as it did before the run is dropped (agents/outside_checks), a check the model answers as the code
+does when asked again without the code is dropped (agents/check_disputes), and where a check still
+fails as it did before the run, the reviewer's own version of the function is used if it passes
+every check (agents/reviewer_version). At the end, functions the run rewrote unasked are put back where every
 check still passes, or, after a run that was not approved, where no passing check then fails
 (agents/unasked_changes).
 """
@@ -21,6 +22,7 @@ from agents.check_disputes import CheckDisputes, evaluate_in_sandbox, without
 from agents.crew_tools import Check, ToolContext, WriteFileTool, run_written_checks
 from agents.events import EventBus, Notice
 from agents.mutator_checks import as_calls, unpromised
+from agents.outside_checks import outside_the_request, project_names
 from agents.project_texts import ProjectTexts
 from agents.reviewer_version import candidates, outcome_beside, passes_every_check, still_failing_as_before
 from agents.unasked_changes import put_back, unasked_changes, used_names
@@ -69,6 +71,11 @@ class CheckSettler:
             check, outcome = run_written_checks(context, modules, checks)
         if not outcome.failures or code_problems:
             return Settled(check, outcome, checks, False)
+        check, outcome, checks = self._drop_outside_the_request(
+            context, request, modules, checks, check, outcome
+        )
+        if not outcome.failures or not checks:
+            return Settled(check, outcome, checks, False)
         check, outcome, checks = self._second_opinion(
             context, request, modules, checks, outcome, check, round_number
         )
@@ -111,6 +118,41 @@ class CheckSettler:
             return check, outcome, checks
         for line in dropped:
             self._say(f"Dropped the check `{line[:160]}`: asked again, the model gave the code's value")
+        kept = without(checks, dropped)
+        if not kept:
+            return check, outcome, ""
+        check, outcome = run_written_checks(context, modules, kept)
+        return check, outcome, kept
+
+    def _drop_outside_the_request(
+        self,
+        context: ToolContext,
+        request: str,
+        modules: list[str],
+        checks: str,
+        check: Check,
+        outcome: CheckOutcome,
+    ) -> tuple[Check, CheckOutcome, str]:
+        """Failed checks on code the request does not touch that fail as they did before the run
+        are dropped (agents/outside_checks), and the rest run again."""
+        written = self.texts.small(self.texts.python_written(context.written))
+        beside = self.texts.trial_folder(request, written)
+        sources = {path: text for path, text in beside.items() if path.endswith(".py")}
+        found = outside_the_request(
+            outcome.failures, request, written, context.originals, project_names(sources)
+        )
+        if not found:
+            return check, outcome, checks
+        before = {rel: text for rel, text in context.originals.items() if text is not None}
+        as_before = outcome_beside({**beside, **before}, modules, checks, self.limits)
+        dropped = [failed_check(f) for f in found if as_before is not None and f in as_before.failures]
+        if not dropped:
+            return check, outcome, checks
+        for line in dropped:
+            self._say(
+                f"Dropped the check `{line[:160]}`: it calls only code the request does not name and the"
+                " run did not change, and it failed the same way before the run."
+            )
         kept = without(checks, dropped)
         if not kept:
             return check, outcome, ""

@@ -1103,6 +1103,38 @@ def test_an_unapproved_runs_unasked_change_a_passing_check_needs_is_kept(workspa
     assert not any("Put back" in n.message for n in events(bus, Notice))
 
 
+MARKER_ONLY = (
+    "In report.py, give bullet_list a parameter marker (default '- ') for the text before each item."
+)
+MARKED = REPORT.replace("(items):", "(items, marker='- '):").replace("'- ' + item", "marker + item")
+
+
+def test_a_failed_check_on_code_the_request_does_not_touch_failing_as_before_is_dropped(
+    workspace: Path,
+) -> None:
+    # As the 0.5B's reviewer did in the IDE: asked about bullet_list, it asserted join_names.
+    (workspace / "report.py").write_text(REPORT)
+    review = checks(
+        "assert join_names(['a', 'b']) == 'a - b'", "assert bullet_list(['x'], marker='* ') == '* x'"
+    )
+    engine = ScriptedEngine(by_agent(coder=[files(("report.py", MARKED))], reviewer=[review]))
+    summary, bus = run(engine, workspace, request=MARKER_ONLY)
+    assert summary.approved, summary.message
+    assert (workspace / "report.py").read_text() == MARKED
+    assert any("Dropped the check `assert join_names" in n.message for n in events(bus, Notice))
+
+
+def test_a_failed_check_on_what_the_request_names_is_not_dropped_as_outside_it(workspace: Path) -> None:
+    (workspace / "report.py").write_text(REPORT)
+    review = checks("assert bullet_list(['x'], marker='* ') == '*x'")
+    engine = ScriptedEngine(
+        by_agent(coder=[files(("report.py", MARKED))], reviewer=[review, opinion("'*x'")])
+    )
+    summary, bus = run(engine, workspace, request=MARKER_ONLY)
+    assert not summary.approved
+    assert not any("calls only code the request does not name" in n.message for n in events(bus, Notice))
+
+
 def test_a_function_asked_for_an_int_that_never_makes_one_goes_back_to_the_coder(workspace: Path) -> None:
     # Acceptance request 09: every check read the one config.json, whose port is already a number.
     (workspace / "config.json").write_text('{"port": 8080}')
