@@ -22,7 +22,7 @@ from agents.check_disputes import CheckDisputes, evaluate_in_sandbox, without
 from agents.crew_tools import Check, ToolContext, WriteFileTool, run_written_checks
 from agents.events import EventBus, Notice
 from agents.mutator_checks import as_calls, unpromised
-from agents.outside_checks import outside_the_request, project_names
+from agents.outside_checks import outside_the_request, project_names, tests_the_change
 from agents.project_texts import ProjectTexts
 from agents.reviewer_version import candidates, outcome_beside, passes_every_check, still_failing_as_before
 from agents.unasked_changes import put_back, unasked_changes, used_names
@@ -134,7 +134,8 @@ class CheckSettler:
         outcome: CheckOutcome,
     ) -> tuple[Check, CheckOutcome, str]:
         """Failed checks on code the request does not touch that fail as they did before the run
-        are dropped (agents/outside_checks), and the rest run again."""
+        are dropped (agents/outside_checks) while a check on the change remains, and the rest run
+        again."""
         written = self.texts.small(self.texts.python_written(context.written))
         beside = self.texts.trial_folder(request, written)
         sources = {path: text for path, text in beside.items() if path.endswith(".py")}
@@ -146,16 +147,14 @@ class CheckSettler:
         before = {rel: text for rel, text in context.originals.items() if text is not None}
         as_before = outcome_beside({**beside, **before}, modules, checks, self.limits)
         dropped = [failed_check(f) for f in found if as_before is not None and f in as_before.failures]
-        if not dropped:
+        kept = without(checks, dropped)
+        if not dropped or not tests_the_change(kept, request, written, context.originals):
             return check, outcome, checks
         for line in dropped:
             self._say(
                 f"Dropped the check `{line[:160]}`: it calls only code the request does not name and the"
                 " run did not change, and it failed the same way before the run."
             )
-        kept = without(checks, dropped)
-        if not kept:
-            return check, outcome, ""
         check, outcome = run_written_checks(context, modules, kept)
         return check, outcome, kept
 

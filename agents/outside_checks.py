@@ -5,7 +5,8 @@ on join_names alone, with values join_names never gave (`join_names(['Alice', 'B
 Bob'`). They failed on the code before the run just as after it, and sent the coder round after
 round after a function the user never asked about. A failed check that calls none of the
 functions the request names or the run changed or added, and fails exactly as it did before the
-run (agents/check_settling runs it on the files as they were), says nothing about the change.
+run (agents/check_settling runs it on the files as they were), says nothing about the change. It
+is dropped only while a check on the change remains.
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ def touched_names(request: str, written: dict[str, str], originals: dict[str, st
     return touched
 
 
-def _called(check: str) -> set[str]:
-    tree = _tree(check)
+def _called(check: str | ast.AST) -> set[str]:
+    tree = _tree(check) if isinstance(check, str) else check
     if tree is None:
         return set()
     found = set()
@@ -74,6 +75,18 @@ def outside_the_request(
         if check.startswith("assert") and called and not called & touched:
             found.append(failure)
     return found
+
+
+def tests_the_change(
+    checks: str, request: str, written: dict[str, str], originals: dict[str, str | None]
+) -> bool:
+    """Whether an assert among the checks calls something the request names or the run changed:
+    drops that would leave none would approve on the program's run alone (the 0.5B's reviewer,
+    asked about bullet_list, asserted join_names only, and the kept bullet_list was wrong)."""
+    touched, tree = touched_names(request, written, originals), _tree(checks)
+    if touched is None or tree is None:
+        return False
+    return any(isinstance(node, ast.Assert) and _called(node) & touched for node in tree.body)
 
 
 def project_names(sources: dict[str, str]) -> set[str]:

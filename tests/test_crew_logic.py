@@ -1124,6 +1124,18 @@ def test_a_failed_check_on_code_the_request_does_not_touch_failing_as_before_is_
     assert any("Dropped the check `assert join_names" in n.message for n in events(bus, Notice))
 
 
+def test_checks_on_untouched_code_are_kept_where_none_would_be_left_on_the_change(workspace: Path) -> None:
+    # As in the IDE: every assert was on join_names. Dropping them all would approve on the run alone.
+    (workspace / "report.py").write_text(REPORT)
+    review = checks("assert join_names(['a', 'b']) == 'a - b'")
+    engine = ScriptedEngine(
+        by_agent(coder=[files(("report.py", MARKED))], reviewer=[review, opinion("'a - b'")])
+    )
+    summary, bus = run(engine, workspace, request=MARKER_ONLY)
+    assert not summary.approved
+    assert not any("calls only code the request does not name" in n.message for n in events(bus, Notice))
+
+
 def test_a_failed_check_on_what_the_request_names_is_not_dropped_as_outside_it(workspace: Path) -> None:
     (workspace / "report.py").write_text(REPORT)
     review = checks("assert bullet_list(['x'], marker='* ') == '*x'")

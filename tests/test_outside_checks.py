@@ -1,5 +1,6 @@
 """Which failed checks call only code the request does not touch."""
 
+from agents import outside_checks
 from agents.outside_checks import outside_the_request, project_names, touched_names
 
 OLD = (
@@ -31,3 +32,10 @@ def test_only_checks_on_untouched_project_code_are_outside() -> None:
     ]
     # A new file: everything in it is the run's.
     assert outside_the_request([ON_JOIN], REQUEST, {"report.py": NEW}, {"report.py": None}, defined) == []
+
+
+def test_checks_test_the_change_when_an_assert_calls_a_touched_name() -> None:
+    written, originals = {"report.py": NEW}, {"report.py": OLD}
+    assert outside_checks.tests_the_change("assert bullet_list(['x']) == '- x'", REQUEST, written, originals)
+    assert not outside_checks.tests_the_change("assert join_names(['a']) == 'a'", REQUEST, written, originals)
+    assert not outside_checks.tests_the_change("", REQUEST, written, originals)
