@@ -1109,16 +1109,21 @@ MARKER_ONLY = (
 MARKED = REPORT.replace("(items):", "(items, marker='- '):").replace("'- ' + item", "marker + item")
 
 
+def add_marker(workspace: Path, *reviewer: str) -> tuple[RunSummary, EventBus]:
+    """report.py as REPORT; the coder's one right try (MARKED); the reviewer's replies as given."""
+    (workspace / "report.py").write_text(REPORT)
+    engine = ScriptedEngine(by_agent(coder=[files(("report.py", MARKED))], reviewer=list(reviewer)))
+    return run(engine, workspace, request=MARKER_ONLY)
+
+
 def test_a_failed_check_on_code_the_request_does_not_touch_failing_as_before_is_dropped(
     workspace: Path,
 ) -> None:
     # As the 0.5B's reviewer did in the IDE: asked about bullet_list, it asserted join_names.
-    (workspace / "report.py").write_text(REPORT)
     review = checks(
         "assert join_names(['a', 'b']) == 'a - b'", "assert bullet_list(['x'], marker='* ') == '* x'"
     )
-    engine = ScriptedEngine(by_agent(coder=[files(("report.py", MARKED))], reviewer=[review]))
-    summary, bus = run(engine, workspace, request=MARKER_ONLY)
+    summary, bus = add_marker(workspace, review)
     assert summary.approved, summary.message
     assert (workspace / "report.py").read_text() == MARKED
     assert any("Dropped the check `assert join_names" in n.message for n in events(bus, Notice))
@@ -1126,23 +1131,17 @@ def test_a_failed_check_on_code_the_request_does_not_touch_failing_as_before_is_
 
 def test_checks_on_untouched_code_are_kept_where_none_would_be_left_on_the_change(workspace: Path) -> None:
     # As in the IDE: every assert was on join_names. Dropping them all would approve on the run alone.
-    (workspace / "report.py").write_text(REPORT)
-    review = checks("assert join_names(['a', 'b']) == 'a - b'")
-    engine = ScriptedEngine(
-        by_agent(coder=[files(("report.py", MARKED))], reviewer=[review, opinion("'a - b'")])
+    summary, bus = add_marker(
+        workspace, checks("assert join_names(['a', 'b']) == 'a - b'"), opinion("'a - b'")
     )
-    summary, bus = run(engine, workspace, request=MARKER_ONLY)
     assert not summary.approved
     assert not any("calls only code the request does not name" in n.message for n in events(bus, Notice))
 
 
 def test_a_failed_check_on_what_the_request_names_is_not_dropped_as_outside_it(workspace: Path) -> None:
-    (workspace / "report.py").write_text(REPORT)
-    review = checks("assert bullet_list(['x'], marker='* ') == '*x'")
-    engine = ScriptedEngine(
-        by_agent(coder=[files(("report.py", MARKED))], reviewer=[review, opinion("'*x'")])
+    summary, bus = add_marker(
+        workspace, checks("assert bullet_list(['x'], marker='* ') == '*x'"), opinion("'*x'")
     )
-    summary, bus = run(engine, workspace, request=MARKER_ONLY)
     assert not summary.approved
     assert not any("calls only code the request does not name" in n.message for n in events(bus, Notice))
 
