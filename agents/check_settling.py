@@ -22,7 +22,7 @@ from agents.check_disputes import CheckDisputes, evaluate_in_sandbox, without
 from agents.crew_tools import Check, ToolContext, WriteFileTool, run_written_checks
 from agents.events import EventBus, Notice
 from agents.mutator_checks import as_calls, unpromised
-from agents.outside_checks import outside_the_request, project_names, tests_the_change
+from agents.outside_checks import outside_the_request, project_names, tests_the_change, touched_names
 from agents.project_texts import ProjectTexts
 from agents.reviewer_version import candidates, outcome_beside, passes_every_check, still_failing_as_before
 from agents.unasked_changes import put_back, unasked_changes, used_names
@@ -137,18 +137,19 @@ class CheckSettler:
         are dropped (agents/outside_checks) while a check on the change remains, and the rest run
         again."""
         written = self.texts.small(self.texts.python_written(context.written))
-        beside = self.texts.trial_folder(request, written)
+        touched = touched_names(request, written, context.originals)
+        if touched is None or not outside_the_request(outcome.failures, touched):
+            return check, outcome, checks
+        beside = self.texts.trial_folder(request, written)  # read only now that there is a candidate
         sources = {path: text for path, text in beside.items() if path.endswith(".py")}
-        found = outside_the_request(
-            outcome.failures, request, written, context.originals, project_names(sources)
-        )
+        found = outside_the_request(outcome.failures, touched, project_names(sources))
         if not found:
             return check, outcome, checks
         before = {rel: text for rel, text in context.originals.items() if text is not None}
         as_before = outcome_beside({**beside, **before}, modules, checks, self.limits)
         dropped = [failed_check(f) for f in found if as_before is not None and f in as_before.failures]
         kept = without(checks, dropped)
-        if not dropped or not tests_the_change(kept, request, written, context.originals):
+        if not dropped or not tests_the_change(kept, touched):
             return check, outcome, checks
         for line in dropped:
             self._say(
@@ -212,11 +213,12 @@ class CheckSettler:
         passes with the change fails without it."""
         written = self.texts.small(self.texts.python_written(context.written))
         beside: dict[str, str] | None = None
+        uses = {path: _names_used(text) for path, text in written.items()}
         for path, text in written.items():
             original = context.originals.get(path)
             if not original:
                 continue
-            elsewhere = set().union(*(_names_used(t) for p, t in written.items() if p != path))
+            elsewhere = set().union(*(names for other, names in uses.items() if other != path))
             kept, names, now = text, [], None
             for name in unasked_changes(original, text, request, elsewhere):
                 candidate = put_back(kept, original, name)

@@ -27,15 +27,16 @@ def test_only_checks_on_untouched_project_code_are_outside() -> None:
     defined = project_names({"report.py": NEW})
     assert defined == {"join_names", "bullet_list"}
     failures = [ON_JOIN, ON_BULLETS, "assert len('ab') == 3  ->  AssertionError: got 2, expected 3"]
-    assert outside_the_request(failures, REQUEST, {"report.py": NEW}, {"report.py": OLD}, defined) == [
-        ON_JOIN
-    ]
+    touched = touched_names(REQUEST, {"report.py": NEW}, {"report.py": OLD}) or set()
+    assert outside_the_request(failures, touched, defined) == [ON_JOIN]
+    assert outside_the_request(failures, touched) == [ON_JOIN, failures[2]]  # any call, before the read
     # A new file: everything in it is the run's.
-    assert outside_the_request([ON_JOIN], REQUEST, {"report.py": NEW}, {"report.py": None}, defined) == []
+    all_new = touched_names(REQUEST, {"report.py": NEW}, {"report.py": None}) or set()
+    assert outside_the_request([ON_JOIN], all_new, defined) == []
 
 
 def test_checks_test_the_change_when_an_assert_calls_a_touched_name() -> None:
-    written, originals = {"report.py": NEW}, {"report.py": OLD}
-    assert outside_checks.tests_the_change("assert bullet_list(['x']) == '- x'", REQUEST, written, originals)
-    assert not outside_checks.tests_the_change("assert join_names(['a']) == 'a'", REQUEST, written, originals)
-    assert not outside_checks.tests_the_change("", REQUEST, written, originals)
+    touched = touched_names(REQUEST, {"report.py": NEW}, {"report.py": OLD}) or set()
+    assert outside_checks.tests_the_change("assert bullet_list(['x']) == '- x'", touched)
+    assert not outside_checks.tests_the_change("assert join_names(['a']) == 'a'", touched)
+    assert not outside_checks.tests_the_change("", touched)
