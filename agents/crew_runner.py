@@ -27,6 +27,7 @@ from agents.crew_tools import (
     describe_run,
     run_check,
     run_written_checks,
+    workspace_relative,
 )
 from agents.edit_guard import definitions
 from agents.events import (
@@ -369,7 +370,9 @@ class CrewRunner:
                     Notice(level="info", message="This try left the code as an earlier one did; stopping.")
                 )
                 break
-            feedback = self._feedback(problems, results, outcome, failures)
+            feedback = workspace_relative(
+                self._feedback(problems, results, outcome, failures), context.root
+            )
         if not passed:
             check_lines = self._keep_best(context, versions) or check_lines
         if written_checks and modules:

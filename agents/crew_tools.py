@@ -8,7 +8,9 @@ runner feeds back, and a ToolCallFailed event.
 
 from __future__ import annotations
 
+import re
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field, replace
@@ -156,6 +158,20 @@ def _report(
         )
     )
     return check
+
+
+# The folders of runs away from the workspace (a value asked of the sandbox, the trial copies).
+_RUN_FOLDER = re.compile(re.escape(tempfile.gettempdir()) + r"/localcrew-[\w-]+/")
+
+
+def workspace_relative(text: str, root: Path) -> str:
+    """`text` (a run's output, a failed check) with the workspace's absolute path and the run
+    folders' paths left out: a traceback then reads `File "ranking.py"`. The absolute path named a
+    new temporary folder each run, so two runs of the same request prompted the coder differently
+    and its sampled retries differed; it also costs tokens and says nothing to the model."""
+    for folder in dict.fromkeys([str(root), str(root.resolve())]):
+        text = re.sub(re.escape(folder) + r"(?![\w.-])", ".", text.replace(folder + "/", ""))
+    return _RUN_FOLDER.sub("", text)
 
 
 def describe_run(check: Check) -> str:

@@ -239,6 +239,9 @@ def test_a_failing_check_is_reported_and_fed_back(workspace: Path) -> None:
     # A fresh try: the new file is not shown, its failure is.
     second = engine.calls_of("coder")[1].last
     assert "An earlier try failed like this:" in second and "ZeroDivisionError" in second
+    # The traceback names the file as the workspace does, never the workspace's absolute path.
+    assert str(workspace) in failed.stderr_tail and 'File "total_calc.py", line 2' in second
+    assert all(str(workspace) not in c.last for c in engine.calls)
     assert "```python\ndef total(xs):\n    return sum(xs) / 0" not in second
     assert "Plan:\n1. Fix the program\n2. Print the sum\n" in second
     assert [v.approved for v in events(bus, ReviewVerdict)] == [False, True]

@@ -5,7 +5,14 @@ from pathlib import Path
 import pytest
 
 import agents.crewai_setup  # noqa: F401
-from agents.crew_tools import ToolContext, WriteFileTool, describe_run, run_check, run_written_checks
+from agents.crew_tools import (
+    ToolContext,
+    WriteFileTool,
+    describe_run,
+    run_check,
+    run_written_checks,
+    workspace_relative,
+)
 from agents.events import CheckRun, EventBus, FileChanged, ToolCallFailed, ToolCallFinished, ToolCallStarted
 from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles
@@ -96,6 +103,20 @@ def test_a_failed_run_is_described_with_its_output_and_exit_code(context: ToolCo
     (context.root / "boom.py").write_text("print('before')\nraise SystemExit(3)\n")
     description = describe_run(run_check(context, "python", "boom.py"))
     assert "exit 3" in description and "stdout:\nbefore" in description
+
+
+def test_a_run_is_told_with_paths_inside_the_workspace(context: ToolContext, tmp_path: Path) -> None:
+    (context.root / "pkg").mkdir()
+    (context.root / "pkg" / "boom.py").write_text("def f():\n    return 1 / 0\n\n\nf()\n")
+    description = describe_run(run_check(context, "python", "pkg/boom.py"))
+    assert str(context.root) in description  # the traceback as Python printed it
+    told = workspace_relative(description, context.root)
+    assert 'File "pkg/boom.py", line 2, in f' in told and str(context.root) not in told
+    assert "ZeroDivisionError" in told
+    # A folder whose name starts like the workspace's is another folder: left as it is.
+    assert workspace_relative(f"{context.root}-old/a.py and {context.root}", context.root) == (
+        f"{context.root}-old/a.py and ."
+    )
 
 
 def test_a_check_is_named_by_its_whole_command_line(tmp_path: Path) -> None:
