@@ -94,6 +94,11 @@ def disputes(checks: str, failures: list[str]) -> list[Dispute]:
     return found
 
 
+# The question's own examples: an answer that only repeats one is no answer (asked what
+# join_names([...]) must return, the 0.5B replied `(2 + 4) / 2` three times in a row).
+EXAMPLE_ANSWERS = ("(2 + 4) / 2", "'a' + 'b'")
+
+
 def question(call: str, request: str, data: str = "") -> str:
     # An expression, not a value: asked for the value, the 1.5B guessed `mean([1..6])` as 10.0;
     # asked for an expression it wrote `(37 * 9/5) + 32` and `10 * 1.609344`, and the sandbox adds.
@@ -101,7 +106,8 @@ def question(call: str, request: str, data: str = "") -> str:
         (f"The data files:\n{data}\n\n" if data else "") + f"Request: {request}\n\n"
         f"What must `{call}` return, by the request? Do not write code or call the functions the request"
         " names: reply with one Python expression that computes the value from the numbers or text"
-        " involved (for example `(2 + 4) / 2` or `'a' + 'b'`), in one line:\n```python\n...\n```"
+        f" involved (for example `{EXAMPLE_ANSWERS[0]}` or `{EXAMPLE_ANSWERS[1]}`), in one line:"
+        "\n```python\n...\n```"
     )
 
 
@@ -150,6 +156,8 @@ def answer_expression(reply: str) -> str | None:
         tree = ast.Expression(sides[1])  # `f(1) == 2`: the value is its right side
     if isinstance(tree.body, ast.Name) and tree.body.id not in _PURE:
         return repr(tree.body.id)
+    if ast.unparse(tree) in {ast.unparse(ast.parse(e, mode="eval")) for e in EXAMPLE_ANSWERS}:
+        return None
     return ast.unparse(tree) if _pure(tree) else None
 
 

@@ -53,6 +53,9 @@ def test_only_plain_value_failures_are_disputed() -> None:
         ("```python\n().__class__.__bases__\n```", None),
         ("```python\n__import__('os').system('id')\n```", None),
         ("", None),
+        ("```python\n(2 + 4) / 2\n```", None),  # the question's own example, echoed
+        ("```python\n'a'+'b'\n```", None),
+        ("```python\n(2 + 4) / 3\n```", "(2 + 4) / 3"),
     ],
 )
 def test_an_answer_is_a_pure_expression_or_nothing(reply: str, expression: str | None) -> None:
