@@ -68,6 +68,7 @@ from agents.roles import (
     expected_files,
     files_named_in,
     parse_plan,
+    plain_task,
     planner_task,
     roles_for,
 )
@@ -105,6 +106,11 @@ class CrewSettings:
     # passed as many problems without it in four fifths of the time, and the 1.5B's plans for an
     # edit said "Create a new file named mathx.py" (bench.humaneval/bench.crew --plan-retries).
     plan_retries: bool = False
+    # After round 1's checks fail on a one-file request, one round more asks plainly, greedy,
+    # without the rules or the failures, before the sampled retries: on HumanEval the 1.5B's crew
+    # lost problems one plain call solved (its rule-laden first try failed the docstring examples,
+    # and sampled retries did too), while a plain try instead of a sampled one lost others.
+    plain_retry: bool = True
 
 
 @dataclass
@@ -223,6 +229,7 @@ class CrewRunner:
         self.previous: RunInfo | None = None
         self._earlier: list[str] = []  # files the previous run changed that are still there
         self._echoed = False  # the coder's last try wrote every file back as it was before the run
+        self._rounds = self.settings.rounds  # as they stand: a plain try adds one (AgentStarted)
         self.texts = ProjectTexts(self.files)
         self.settler = self._new_settler()
 
@@ -297,15 +304,36 @@ class CrewRunner:
         self.settler = self._new_settler()
         round_number = 0
         tests_fail = ""
-        for round_number in range(1, self.settings.rounds + 1):
+        problems: list[str] = []
+        last_round, plain_tried = self.settings.rounds, False
+        self._rounds = last_round
+        while round_number < last_round:
+            round_number += 1
             if round_number > 1 and self.settings.plan_retries:
                 # Never before the first try: planning first cost real coders time and accuracy.
                 plan = self._plan(request, feedback, round_number)
                 allowed_files = expected_files(request, plan) or allowed_files
             written_before = len(context.written)
             fresh = round_number > 1 and self.settings.retry == "fresh"
+            # Only after a try whose checks failed: a refused write or a missing file is told.
+            plain = (
+                round_number == 2 and self.settings.plain_retry and len(allowed_files) == 1 and not problems
+            )
+            if plain:
+                plain_tried, last_round = True, last_round + 1
+                self._rounds = last_round
+            sampled = round_number - 1 - (plain_tried and not plain)  # the sampled retries so far
             problems = self._code(
-                context, request, plan, feedback, round_number, allowed_files, fresh=fresh, failures=failures
+                context,
+                request,
+                plan,
+                feedback,
+                round_number,
+                allowed_files,
+                fresh=fresh,
+                failures=failures,
+                plain=plain,
+                sampled=sampled,
             )
             wrote = len(context.written) > written_before
             if wrote and versions and not fresh and not fresh_tried and self._repeats(context, versions):
@@ -314,7 +342,7 @@ class CrewRunner:
                 fresh_tried = True
                 self.bus.emit(Notice(level="info", message="The same code again; asking for a fresh try."))
                 problems = self._code(
-                    context, request, plan, feedback, round_number, allowed_files, fresh=True
+                    context, request, plan, feedback, round_number, allowed_files, fresh=True, sampled=sampled
                 )
             this_round = list(dict.fromkeys(context.written[written_before:]))
             results = self._checks(context, this_round, asks_for_output(request))
@@ -370,9 +398,7 @@ class CrewRunner:
                     Notice(level="info", message="This try left the code as an earlier one did; stopping.")
                 )
                 break
-            feedback = workspace_relative(
-                self._feedback(problems, results, outcome, failures), context.root
-            )
+            feedback = workspace_relative(self._feedback(problems, results, outcome, failures), context.root)
         if not passed:
             check_lines = self._keep_best(context, versions) or check_lines
         if written_checks and modules:
@@ -589,35 +615,40 @@ class CrewRunner:
         *,
         fresh: bool = False,
         failures: list[str] | None = None,
+        plain: bool = False,
+        sampled: int = 0,
     ) -> list[str]:
         """The coder's turn: files whole in Markdown blocks, written here with the write tool (its
         events, workspace checks and lost-definition check). Returns what went wrong, for feedback.
         `fresh`: the coder sees the files as they were before the run, the feedback as a warning.
         After a try that wrote the files back as they were, it is shown only the definitions the
-        request names or the failed checks call (agents/focused_retry), where there are such."""
+        request names or the failed checks call (agents/focused_retry), where there are such.
+        `sampled`: which sampled retry this is (its seed), the plain try not counted."""
         coder = self.roles.coder
-        if round_number > 1 and coder.generation.temperature == 0:
+        if round_number > 1 and coder.generation.temperature == 0 and not plain:
             # Greedy decoding answers feedback with the same bytes (on the 0.5B, rounds 2 and 3
             # rewrote the failing file unchanged); a sampled retry tries something else, and the
             # best round's files are kept anyway. Seeded, so a rerun gives the same tries.
-            seed = coder.generation.seed + round_number
+            seed = coder.generation.seed + sampled + 1
             coder = replace(
                 coder, generation=replace(coder.generation, temperature=RETRY_TEMPERATURE, seed=seed)
             )
         shown_files = self._current_files(
             allowed_files or self._earlier, context.originals if fresh else None
         )
-        focus = focus_on(request, shown_files, failures or []) if self._echoed else []
+        focus = focus_on(request, shown_files, failures or []) if self._echoed and not plain else []
         if focus:
             names = ", ".join(name for f in focus for name in f.names)
             self.bus.emit(
                 Notice(level="info", message=f"The code came back unchanged; asking for {names} alone.")
             )
         shown = focus_text(focus) if focus else self._current_files_text(shown_files)
-        reply = self._step(
-            coder,
-            round_number,
-            coder_task(
+        if plain:
+            self.bus.emit(Notice(level="info", message="Asking again as plainly as one chat call would."))
+        task = (
+            plain_task(request, shown, self.memory)
+            if plain
+            else coder_task(
                 request,
                 plan,
                 feedback,
@@ -626,9 +657,15 @@ class CrewRunner:
                 self.context_text,
                 fix=not fresh and not focus,
                 rules=focus_rules(focus) if focus else FORMAT_RULES,
-            ),
+            )
+        )
+        reply = self._step(
+            coder,
+            round_number,
+            task,
             "the files, each whole in a code block",
             enough=repeats_a_block,
+            plain=plain,
         )
         context.agent = "coder"
         # A follow-up's code block without a file name is about the one file the last run changed.
@@ -781,7 +818,7 @@ class CrewRunner:
             pass
         return rest.lstrip("\n")
 
-    def _llm(self, role: Role, schema: dict[str, Any] | None) -> LocalLLM:
+    def _llm(self, role: Role, schema: dict[str, Any] | None, *, plain: bool = False) -> LocalLLM:
         llm = LocalLLM(
             model=self.engine.model_path.name,
             engine=self.engine,
@@ -791,6 +828,7 @@ class CrewRunner:
             bus=self.bus,
             cancel=self.cancel,
             task_only=True,
+            plain=plain,
             context_window=self.engine.settings.n_ctx,
             temperature=role.generation.temperature,
         )
@@ -806,14 +844,15 @@ class CrewRunner:
         *,
         schema: dict[str, Any] | None = None,
         enough: Callable[[str], bool] | None = None,
+        plain: bool = False,
     ) -> str:
         if self.cancel.is_set():
             raise RunCancelledError("stopped")
-        self.bus.emit(AgentStarted(agent=role.name, round=round_number))
+        self.bus.emit(AgentStarted(agent=role.name, round=round_number, rounds=self._rounds))
         began = time.perf_counter()
         # No tools: every agent answers in text (JSON for the planner and reviewer, Markdown files
         # for the coder), and the runner acts on it.
-        llm = self._llm(role, schema)
+        llm = self._llm(role, schema, plain=plain)
         llm.enough = enough
         output = kickoff_one_agent(role, llm, [], description, expected)
         self.bus.emit(

@@ -48,6 +48,7 @@ class RunStarted(Event):
 class AgentStarted(Event):
     agent: str  # planner | coder | reviewer
     round: int
+    rounds: int = 0  # the run's rounds as they stand now (a plain try adds one); 0: not said
 
 
 @dataclass

@@ -65,6 +65,8 @@ class LocalLLM(BaseLLM):
     # "This is the expected criteria…"): the 0.5B coder wrote worse code under the wrapper than
     # from the same request alone.
     task_only: bool = False
+    # No system message either: the coder's plain try is the task alone, as one chat call sends it.
+    plain: bool = False
     bus: Any = Field(default=None, exclude=True)
     cancel: Any = Field(default=None, exclude=True)  # threading.Event set by Stop
     # A test on the reply so far; true ends it there (the reviewer's ninth assert is never used,
@@ -294,9 +296,13 @@ class LocalLLM(BaseLLM):
         """CrewAI's OpenAI-style messages -> plain role/content pairs the chat template accepts."""
         if isinstance(messages, str):
             messages = [{"role": "user", "content": messages}]
-        chat: list[dict[str, str]] = [{"role": "system", "content": self.preamble}] if self.preamble else []
+        chat: list[dict[str, str]] = (
+            [{"role": "system", "content": self.preamble}] if self.preamble and not self.plain else []
+        )
         for message in messages:
             role = message.get("role", "user")
+            if self.plain and role == "system":
+                continue
             content = _text_of(message.get("content"))
             if self.task_only and role == "user":
                 content = _task_text(content)

@@ -204,6 +204,15 @@ def coder_task(
     )
 
 
+def plain_task(request: str, current: str, previous: str = "") -> str:
+    """The request put as one plain chat call would: what to do and how to answer, then the file."""
+    return (
+        (f"{previous}\n" if previous else "")
+        + f"{request}\nReply with the whole file in one ```python code block."
+        + (f"\n\n{current}" if current else "")
+    )
+
+
 def _variable(class_name: str) -> str:
     """TodoList -> todo_list."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", class_name).lower()

@@ -55,6 +55,7 @@ class Progress:
             self.rounds = event.rounds
         elif isinstance(event, AgentStarted):
             self.round, self.agent = event.round, event.agent
+            self.rounds = event.rounds or self.rounds
 
     def text(self) -> str:
         elapsed = int(time.monotonic() - self.started)

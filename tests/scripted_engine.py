@@ -69,8 +69,11 @@ class ScriptedInfo:
 
 
 def agent_of(messages: list[Message]) -> str | None:
-    """Which crew agent a prompt belongs to, from CrewAI's "You are <Role>." line."""
+    """Which crew agent a prompt belongs to, from CrewAI's "You are <Role>." line; a prompt with no
+    system message is the coder's plain try."""
     system = "\n".join(m["content"] for m in messages if m["role"] == "system")
+    if not system:
+        return "coder"
     found = [name for name, marker in AGENT_MARKERS.items() if marker in system]
     return found[0] if len(found) == 1 else None
 

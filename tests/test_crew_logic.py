@@ -218,6 +218,50 @@ def test_a_failed_written_check_forces_a_second_round_with_its_failure(workspace
     assert [c.agent for c in engine.calls] == ["coder", "reviewer", "reviewer", "reviewer", "coder"]
 
 
+def test_after_failed_checks_a_one_file_request_is_asked_again_plainly(workspace: Path) -> None:
+    # On HumanEval the 1.5B's crew lost problems one plain call solved: its rule-laden first try
+    # failed the examples, and so did the sampled retries.
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[
+                files(("util.py", "def double(x):\n    return x + 3\n")),
+                f"{FENCE}python\ndef double(x):\n    return 3 * x\n{FENCE}",
+            ],
+            reviewer=[checks("assert double(2) == 6"), opinion("2 * 3")],
+        )
+    )
+    summary, bus = run(engine, workspace, request="Make double(x) in util.py return three times x.", rounds=3)
+    second = engine.calls_of("coder")[1]
+    assert "three times x.\nReply with the whole file in one ```python code block." in second.last
+    assert "return 2 * x" in second.last and "got 5" not in second.last  # the file as it was, no rules
+    assert second.gen.temperature == 0 and [m["role"] for m in second.messages] == ["user"]
+    assert engine.calls_of("coder")[0].messages[0]["role"] == "system"  # the crew's own tries
+    assert summary.approved and summary.rounds_used == 2
+    assert (workspace / "util.py").read_text() == "def double(x):\n    return 3 * x\n"
+
+
+def test_the_plain_try_is_a_round_more_and_the_sampled_retries_still_follow(workspace: Path) -> None:
+    # A plain try in place of a sampled one lost HumanEval problems the sampled retries solved.
+    wrong = "def double(x):\n    return x + 3\n"
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[files(("util.py", wrong)), f"{FENCE}python\n{wrong}{FENCE}"]
+            + [files(("util.py", wrong.replace("x + 3", f"x + {n}"))) for n in (5, 7)],
+            reviewer=[checks("assert double(2) == 6"), *[opinion("2 * 3")] * 3],
+        )
+    )
+    summary, bus = run(engine, workspace, request="Make double(x) in util.py return three times x.", rounds=3)
+    first, plain, *sampled = engine.calls_of("coder")
+    assert plain.gen.temperature == 0 and len(sampled) == 2  # rounds 3 and 4: the two sampled retries
+    assert all(c.gen.temperature > 0 for c in sampled) and sampled[0].gen.seed != sampled[1].gen.seed
+    # Seeded as the sampled retries were without the plain try: a rerun gives the same tries.
+    assert sampled[0].gen.seed == first.gen.seed + 2
+    assert summary.rounds_used == 4 and not summary.approved
+    assert [v.round for v in events(bus, ReviewVerdict)] == [1, 2, 3, 4]
+    # The round more is told, so the page's progress reads "round 4 of 4", not "of 3".
+    assert {(e.round, e.rounds) for e in events(bus, AgentStarted)} == {(1, 3), (2, 4), (3, 4), (4, 4)}
+
+
 def test_a_failing_check_is_reported_and_fed_back(workspace: Path) -> None:
     engine = ScriptedEngine(
         by_agent(

@@ -103,6 +103,8 @@ def test_progress_says_elapsed_time_and_round_k_of_n() -> None:
     progress.apply(RunStarted(run_id="r", request="x", workspace=".", rounds=3))
     progress.apply(AgentStarted(agent="coder", round=2))
     assert progress.text() == "Running 1:15 · round 2 of 3 · Coder"
+    progress.apply(AgentStarted(agent="coder", round=2, rounds=4))  # a plain try added a round
+    assert progress.text() == "Running 1:15 · round 2 of 4 · Coder"
 
 
 class ReadyHost:
