@@ -305,9 +305,9 @@ class CrewRunner:
         round_number = 0
         tests_fail = ""
         problems: list[str] = []
-        last_round, plain_tried = self.settings.rounds, False
-        self._rounds = last_round
-        while round_number < last_round:
+        plain_tried = False
+        self._rounds = self.settings.rounds
+        while round_number < self._rounds:
             round_number += 1
             if round_number > 1 and self.settings.plan_retries:
                 # Never before the first try: planning first cost real coders time and accuracy.
@@ -320,8 +320,7 @@ class CrewRunner:
                 round_number == 2 and self.settings.plain_retry and len(allowed_files) == 1 and not problems
             )
             if plain:
-                plain_tried, last_round = True, last_round + 1
-                self._rounds = last_round
+                plain_tried, self._rounds = True, self._rounds + 1
             sampled = round_number - 1 - (plain_tried and not plain)  # the sampled retries so far
             problems = self._code(
                 context,
@@ -634,7 +633,7 @@ class CrewRunner:
                 coder, generation=replace(coder.generation, temperature=RETRY_TEMPERATURE, seed=seed)
             )
         shown_files = self._current_files(
-            allowed_files or self._earlier, context.originals if fresh else None
+            allowed_files or self._earlier, context.originals if fresh or plain else None
         )
         focus = focus_on(request, shown_files, failures or []) if self._echoed and not plain else []
         if focus:
