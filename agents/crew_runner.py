@@ -315,10 +315,10 @@ class CrewRunner:
                 allowed_files = expected_files(request, plan) or allowed_files
             written_before = len(context.written)
             fresh = round_number > 1 and self.settings.retry == "fresh"
-            # Only after a try whose checks failed: a refused write or a missing file is told.
-            plain = (
-                round_number == 2 and self.settings.plain_retry and len(allowed_files) == 1 and not problems
-            )
+            # Only after a try whose checks failed: a refused write or a missing file is told. A
+            # follow-up that names no file is about the one file the last run changed.
+            one_file = len(allowed_files or self._earlier) == 1
+            plain = round_number == 2 and self.settings.plain_retry and one_file and not problems
             if plain:
                 plain_tried, self._rounds = True, self._rounds + 1
             sampled = round_number - 1 - (plain_tried and not plain)  # the sampled retries so far

@@ -514,6 +514,27 @@ def test_a_follow_up_answered_with_one_nameless_function_edits_the_last_runs_fil
     )
 
 
+def test_a_follow_up_about_the_last_runs_one_file_gets_the_plain_try_too(workspace: Path) -> None:
+    # Found in the IDE: "Now make mean raise ValueError for an empty list." names no file, so the
+    # plain try, for requests about one file, never came.
+    run(one_round("total_calc.py"), workspace)
+    absolute = GOOD.replace("sum(xs)", "sum(abs(x) for x in xs)")
+    engine = ScriptedEngine(
+        by_agent(
+            coder=[
+                files(("total_calc.py", GOOD.replace("sum(xs)", "sum(xs) * 1"))),
+                f"{FENCE}python\n{absolute}{FENCE}",
+            ],
+            reviewer=[checks("assert total([-1, 2]) == 3"), opinion("1 + 2")],
+        )
+    )
+    summary, _ = run(engine, workspace, request="Now make it add absolute values.", rounds=3)
+    plain = engine.calls_of("coder")[1]
+    assert [m["role"] for m in plain.messages] == ["user"] and plain.gen.temperature == 0
+    assert summary.approved and summary.rounds_used == 2
+    assert (workspace / "total_calc.py").read_text() == absolute
+
+
 def test_a_file_copied_back_unchanged_is_not_approved_and_the_retry_is_told(workspace: Path) -> None:
     tripled = UTIL.replace("2 * x", "3 * x")
     engine = ScriptedEngine(
