@@ -97,6 +97,7 @@ def disputes(checks: str, failures: list[str]) -> list[Dispute]:
 # The question's own examples: an answer that only repeats one is no answer (asked what
 # join_names([...]) must return, the 0.5B replied `(2 + 4) / 2` three times in a row).
 EXAMPLE_ANSWERS = ("(2 + 4) / 2", "'a' + 'b'")
+_EXAMPLES_UNPARSED = {ast.unparse(ast.parse(e, mode="eval")) for e in EXAMPLE_ANSWERS}
 
 
 def question(call: str, request: str, data: str = "") -> str:
@@ -156,7 +157,7 @@ def answer_expression(reply: str) -> str | None:
         tree = ast.Expression(sides[1])  # `f(1) == 2`: the value is its right side
     if isinstance(tree.body, ast.Name) and tree.body.id not in _PURE:
         return repr(tree.body.id)
-    if ast.unparse(tree) in {ast.unparse(ast.parse(e, mode="eval")) for e in EXAMPLE_ANSWERS}:
+    if ast.unparse(tree) in _EXAMPLES_UNPARSED:
         return None
     return ast.unparse(tree) if _pure(tree) else None
 
