@@ -186,18 +186,21 @@ def run_python(
 PYTEST_CONFIGS = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
 
 
-def run_pytest(workspace: Path, rel_target: str = ".", limits: RunLimits | None = None) -> RunResult:
+def run_pytest(
+    workspace: Path, rel_target: str = ".", limits: RunLimits | None = None, extra: tuple[str, ...] = ()
+) -> RunResult:
     """Run pytest on a file or directory of the workspace, without writing a cache there.
 
     pytest would also read settings and conftest.py files from the folders above the workspace
     (code the crew never saw and the user may not own): the config is the workspace's own or none,
-    and conftest files are looked for inside the workspace only.
+    and conftest files are looked for inside the workspace only. `extra`: more pytest options
+    (`-rA`: each test's outcome in the summary, for comparing with the tests before a run).
     """
     root, path = _confine(workspace, rel_target)
     target = path.relative_to(root).as_posix() or "."
     config = next((name for name in PYTEST_CONFIGS if (root / name).is_file()), os.devnull)
     argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", config]
-    argv += ["--rootdir=.", "--confcutdir=.", target]
+    argv += ["--rootdir=.", "--confcutdir=.", *extra, target]
     return run_command(root, argv, limits or RunLimits())
 
 
