@@ -13,6 +13,7 @@ from tools.run_snapshot import (
     NothingToUndoError,
     RunSnapshots,
     SnapshotError,
+    UndoConflictError,
     UndoNeedsConfirmationError,
 )
 from tools.workspace_files import WorkspaceFiles
@@ -74,14 +75,16 @@ def test_an_undo_that_would_delete_what_was_not_agreed_changes_nothing(ws: Path)
     assert RunSnapshots(ws).undo(other, allow_delete=[]).restored == ["b.py"]
 
 
-def test_a_file_a_later_run_or_the_user_changed_again_is_kept_and_named(ws: Path) -> None:
-    first = _run(ws, "first", {"a.py": "a = 2\n"})
+def test_a_later_change_to_the_same_lines_stops_the_undo_and_is_named(ws: Path) -> None:
+    # Undo merges a file changed again since (tests/test_undo_merge.py); on the same line it cannot.
+    first = _run(ws, "first", {"a.py": "a = 2\n", "c.py": "c = 2\n"})
     _run(ws, "second", {"a.py": "a = 3\n"})
     snaps = RunSnapshots(ws)
-    plan = snaps.undo_plan(first)
-    assert plan.restore == [] and plan.delete == [] and plan.kept[0].startswith("a.py: changed again")
-    snaps.undo(first, allow_delete=[])
-    assert (ws / "a.py").read_text() == "a = 3\n"
+    with pytest.raises(UndoConflictError, match=r"a\.py \(line 1\)"):
+        snaps.undo_plan(first)
+    with pytest.raises(UndoConflictError):
+        snaps.undo(first, allow_delete=[])
+    assert (ws / "a.py").read_text() == "a = 3\n" and (ws / "c.py").read_text() == "c = 2\n"
 
 
 def test_redo_of_a_chosen_run_brings_it_back_and_keeps_the_users_work(ws: Path) -> None:

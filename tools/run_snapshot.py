@@ -31,7 +31,10 @@ files; a skipped file that changed is reported in `UndoResult.not_restored`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import errno
 import hashlib
+import io
 import json
 import os
 import secrets
@@ -39,18 +42,32 @@ import shutil
 import stat
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import BinaryIO
 
 from tools.atomic_files import FileLock, atomic_write, fsync_dir
-from tools.confined_fs import ConfinedRoot, WorkspaceError, split_rel
+from tools.confined_fs import READ_FLAGS, ConfinedRoot, Dir, WorkspaceError, split_rel
+from tools.snapshot_fs import Found, open_root, walk
+from tools.snapshot_restore import (
+    Done,
+    RestoreLog,
+    Restorer,
+    put_back_dirs,
+    put_back_entries,
+    recover,
+    remove_created,
+    report_skipped,
+)
+from tools.text_merge import decoded, merge3
 from tools.workspace_files import SKIP_DIRS, unified_diff
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 KEEP_RUNS = 20  # older runs (and objects only they use) are pruned
 STATCACHE_STABLE_NS = 2_000_000_000  # files changed this recently are always re-hashed
+RESTORE_LOG = "restoring.log"  # an undo, redo or reject in progress (tools/snapshot_restore.py)
 
 
 class SnapshotError(RuntimeError):
@@ -71,6 +88,27 @@ class UndoPlan:
     delete: list[str]  # the run created them (a folder ends in /): removed; Redo brings them back
     kept: list[str]  # "path: why" for the run's paths left as they are now
     whole_tree: bool = False  # the run never ended: the whole workspace goes back to before it
+    merged: list[str] = field(default_factory=list)  # changed again since: the run's change taken out
+
+
+class UndoConflictError(SnapshotError):
+    """Undoing (or redoing) the run would meet later edits of the same lines; nothing was changed."""
+
+    def __init__(self, label: str, conflicts: list[str], action: str = "undo") -> None:
+        super().__init__(
+            f"{action} of {label!r} not done: the run's change and a later edit touch the same lines in "
+            + "; ".join(conflicts)
+            + ". Nothing was changed. Edit those lines by hand, or undo the later run first."
+        )
+        self.conflicts = conflicts
+
+
+class RejectNeedsConfirmationError(SnapshotError):
+    """Rejecting the file would delete it (the run created it); nothing was changed."""
+
+    def __init__(self, rel: str, label: str) -> None:
+        super().__init__(f"rejecting {rel} would delete it (the run {label!r} created it); not confirmed")
+        self.rel = rel
 
 
 class UndoNeedsConfirmationError(SnapshotError):
@@ -106,6 +144,7 @@ class UndoResult:
     deleted: list[str]  # created by the run: removed
     not_restored: list[str]  # "path: why" for what could not be put back
     backup: Path  # manifest of the tree as it was just before this undo
+    merged: list[str] = field(default_factory=list)  # the later edits kept, the run's change out
 
     def summary(self) -> str:
         def named(paths: list[str]) -> str:
@@ -116,6 +155,8 @@ class UndoResult:
             f"undid {self.label!r}: {len(self.restored)} restored{named(self.restored)}, "
             f"{len(self.deleted)} deleted{named(self.deleted)}"
         )
+        if self.merged:
+            text += f"; merged with later edits{named(self.merged)}"
         if self.not_restored:
             text += f", {len(self.not_restored)} could not be restored"
         return text
@@ -162,6 +203,7 @@ class RunSnapshots:
         self.store = self.workspace / ".localcrew" / "snapshots"
         self._active: str | None = None
         self._journaled: set[str] = set()
+        self._recovered: dict | None = None  # the record of a restore the last lock cleaned up after
 
     # -- public API --------------------------------------------------------------------------
 
@@ -171,15 +213,20 @@ class RunSnapshots:
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
             run_id = f"{stamp}-{secrets.token_hex(3)}"
             run_dir = self.store / "runs" / run_id
-            run_dir.mkdir(parents=True)
-            tree = self._snapshot()
-            _write_json(run_dir / "manifest.json", tree.to_json())
-            (run_dir / "journal.log").touch()
-            meta = {"id": run_id, "label": label, "started": time.time(), "finished": None}
-            _write_json(run_dir / "meta.json", meta)  # commit point
-            # The run directory and, the first time, the store's own directories.
-            for directory in (run_dir, run_dir.parent, self.store, self.store.parent):
-                fsync_dir(directory)
+            try:
+                run_dir.mkdir(parents=True)
+                tree = self._snapshot()
+                _write_json(run_dir / "manifest.json", tree.to_json())
+                (run_dir / "journal.log").touch()
+                meta = {"id": run_id, "label": label, "started": time.time(), "finished": None}
+                _write_json(run_dir / "meta.json", meta)  # commit point
+                # The run directory and, the first time, the store's own directories.
+                for directory in (run_dir, run_dir.parent, self.store, self.store.parent):
+                    fsync_dir(directory)
+            except (OSError, ValueError) as exc:
+                # Nothing half-made stays behind to trip the next run; the caller says why.
+                shutil.rmtree(run_dir, ignore_errors=True)
+                raise SnapshotError(f"could not snapshot {self.workspace}: {exc}") from exc
         self._active = run_id
         self._journaled = set()
         return run_id
@@ -238,8 +285,8 @@ class RunSnapshots:
         with self._locked():
             info = self._undo_choice(run_id)
             current = self._snapshot()
-            aim, kept, whole = self._undo_aim(info, current)
-            return _plan(info, aim, current, kept, whole)
+            aim = self._undo_aim(info, current)
+            return _plan(info, aim, current)
 
     def undo(self, run_id: str | None = None, *, allow_delete: list[str] | None = None) -> UndoResult:
         """Put back what one run changed (the last not undone run when run_id is None): only the
@@ -251,16 +298,19 @@ class RunSnapshots:
             info = self._undo_choice(run_id)
             run_dir = self.store / "runs" / info.id
             current = self._snapshot()  # also saves what the undo overwrites
-            aim, kept, whole = self._undo_aim(info, current)
+            aim = self._undo_aim(info, current)
             if allow_delete is not None:
-                plan = _plan(info, aim, current, kept, whole)
+                plan = _plan(info, aim, current)
                 if set(plan.delete) - set(allow_delete):
                     raise UndoNeedsConfirmationError(plan)
             backup = run_dir / "before_undo.json"
-            _write_json(backup, current.to_json())
-            _write_json(run_dir / "undo_aim.json", aim.to_json())
-            result = self._restore(aim, current, info, backup)
-            result.not_restored.extend(kept)
+            resumed = (self._recovered or {}).get("run") == info.id and backup.exists()
+            if not resumed:  # an undo killed half-way keeps the tree from before it, for Redo
+                _write_json(backup, current.to_json())
+            _write_json(run_dir / "undo_aim.json", aim.tree.to_json())
+            result = self._restore(aim.tree, current, info, backup, "undo")
+            result.not_restored.extend(aim.kept)
+            result = dataclasses.replace(result, merged=aim.merged)
             meta_path = run_dir / "meta.json"
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             meta["undone"] = time.time()
@@ -286,18 +336,18 @@ class RunSnapshots:
             )
         return chosen
 
-    def _undo_aim(self, info: RunInfo, current: _Tree) -> tuple[_Tree, list[str], bool]:
-        """The tree an undo of `info` aims for, the run's paths kept as they are (with why), and
-        whether the whole tree goes back (a run that never ended and is the newest)."""
+    def _undo_aim(self, info: RunInfo, current: _Tree) -> _Aim:
+        """What an undo of `info` aims for (see _Aim); UndoConflictError where the run's change
+        and a later edit touch the same lines."""
         run_dir = self.store / "runs" / info.id
         before = _Tree.from_json(json.loads((run_dir / "manifest.json").read_text("utf-8")))
         after_path = run_dir / "after.json"
         if after_path.exists():
             after = _Tree.from_json(json.loads(after_path.read_text("utf-8")))
-            return (*_only_run_changes(before, after, current), False)
+            return self._merged_aim(info, before, after, current, "undo")
         newest = next((r for r in self._run_ids_newest_first() if self._info(r) is not None), None)
         if newest == info.id:  # killed before it ended, nothing after it: the whole tree goes back
-            return before, [], True
+            return _Aim(before, [], whole=True)
         # Killed, and later runs came: only what its write tool journaled is known to be its own.
         after = _Tree(dict(before.files), dict(before.links), dict(before.dirs), dict(before.skipped))
         for rel in info.files_written:
@@ -305,7 +355,29 @@ class RunSnapshots:
                 getattr(after, kind).pop(rel, None)
                 if rel in getattr(current, kind):
                     getattr(after, kind)[rel] = getattr(current, kind)[rel]
-        return (*_only_run_changes(before, after, current), False)
+        return self._merged_aim(info, before, after, current, "undo")
+
+    def _merged_aim(self, info: RunInfo, before: _Tree, after: _Tree, current: _Tree, action: str) -> _Aim:
+        """Undo `before` -> `after` on `current`: files changed again since get the reverse of the
+        run's change as a three-way merge. A conflict stops an undo (nothing is changed); a redo
+        keeps such a file as it is and names it, as it always did."""
+        merger = _Merger(self)
+        tree, kept = _only_run_changes(before, after, current, merger)
+        if merger.conflicts and action == "undo":
+            raise UndoConflictError(info.label, merger.conflicts, action)
+        return _Aim(tree, kept, merged=merger.merged)
+
+    def _object_bytes(self, sha: str) -> bytes | None:
+        try:
+            return self._object(sha).read_bytes()
+        except OSError:
+            return None
+
+    def _object_text(self, sha: str) -> str | None:
+        try:
+            return decoded(self._object(sha).read_bytes())
+        except OSError:
+            return None
 
     def last_run_diff(self, max_file_bytes: int = 200_000) -> tuple[RunInfo | None, str]:
         """The last (not undone) run and a unified diff of its files: saved before vs on disk now."""
@@ -331,10 +403,41 @@ class RunSnapshots:
             parts.append(unified_diff(rel, old, new))
         return info, "".join(parts)
 
-    def reject_file(self, rel: str) -> str:
+    def run_diff(self, run_id: str, max_file_bytes: int = 200_000) -> tuple[RunInfo | None, str]:
+        """The chosen run and a unified diff of what it changed: as before it vs as it left the
+        files (the last not undone run: vs on disk now, as last_run_diff, so a Reject shows)."""
+        info = self._info(run_id) if _is_run_id(run_id) else None
+        last = self.last_run()
+        if info is not None and last is not None and last.id == info.id:
+            return self.last_run_diff(max_file_bytes)
+        if info is None or not info.is_finished:
+            return info, ""  # a run killed before it ended left no record of its end
+        run_dir = self.store / "runs" / info.id
+        try:
+            before = _Tree.from_json(json.loads((run_dir / "manifest.json").read_text("utf-8")))
+            after = _Tree.from_json(json.loads((run_dir / "after.json").read_text("utf-8")))
+        except (OSError, ValueError, KeyError):
+            return info, ""
+        parts = []
+        for rel in info.changed or []:
+            if rel not in before.files and rel not in after.files:
+                continue  # a folder, a link or a skipped file: no text to show
+            old, new = (
+                _read_text_or_none(self._object(tree.files[rel][0]), max_file_bytes)
+                if rel in tree.files
+                else None
+                for tree in (before, after)
+            )
+            parts.append(unified_diff(rel, old, new))
+        return info, "".join(parts)
+
+    def reject_file(self, rel: str, *, confirm_delete: bool | None = None) -> str:
         """Put back one file the last run wrote as it was before the run (remove it if the run made
         it); the run's other files and the user's work stay. Returns what was done. A file changed
-        again since the run is refused, as undo keeps it: the user's later edits are not dropped."""
+        again since the run gets the reverse of the run's change merged in; where both changed the
+        same lines it is refused, as undo refuses: the user's later edits are not dropped.
+        `confirm_delete`: False asks before removing a file the run created
+        (RejectNeedsConfirmationError, nothing changed); True: the user agreed; None: no asking."""
         with self._locked():
             info = self.last_run()
             if info is None:
@@ -343,27 +446,53 @@ class RunSnapshots:
                 raise SnapshotError(f"{rel} is not a file the last run wrote")
             run_dir = self.store / "runs" / info.id
             before = _Tree.from_json(json.loads((run_dir / "manifest.json").read_text("utf-8")))
-            path = self.workspace / rel
-            if os.path.realpath(path) != str(path):  # a link on the way could lead out of the workspace
-                raise SnapshotError(f"{rel} goes through a symbolic link; not touched")
             if rel in before.links or rel in before.skipped:
                 raise SnapshotError(f"{rel} was not saved as a file before the run; not touched")
-            now = _file_sha(path)
             after_path = run_dir / "after.json"
-            if after_path.exists():
-                after = _Tree.from_json(json.loads(after_path.read_text("utf-8")))
-                if (after.files.get(rel) or [None])[0] != now:
-                    raise SnapshotError(f"{rel} changed again after the run; kept as it is")
-            entry = before.files.get(rel)
-            if entry is not None:
-                self._write_back(path, entry[0], entry[1])
-                done = f"{rel}: put back as it was before the run"
-            else:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(path)
-                done = f"{rel}: removed (the run created it)"
-            fsync_dir(path.parent)
+            after = (
+                _Tree.from_json(json.loads(after_path.read_text("utf-8"))) if after_path.exists() else None
+            )
+            log = RestoreLog(self.store / RESTORE_LOG)
+            with contextlib.closing(open_root(self.workspace)) as root:
+                restorer = Restorer(root, self._object, log)
+                entry = self._rejected(rel, before, after, restorer)
+                if entry is None and confirm_delete is False:
+                    raise RejectNeedsConfirmationError(rel, info.label)
+                log.begin(info.id, "reject")
+                if entry is not None:
+                    restorer.write_back(rel, entry[0], entry[1])
+                    merged = entry != before.files.get(rel)
+                    done = f"{rel}: " + ("the run's change taken out, later edits kept" if merged
+                                         else "put back as it was before the run")  # fmt: skip
+                else:
+                    restorer.unlink(rel)
+                    done = f"{rel}: removed (the run created it)"
+                root.fsync()
+            log.end()
         return done
+
+    def _rejected(self, rel: str, before: _Tree, after: _Tree | None, restorer: Restorer) -> list | None:
+        """What Reject puts at rel: a files entry, or None to remove it (the run created it)."""
+        try:
+            st = restorer.lstat(rel)
+        except OSError:
+            raise SnapshotError(f"{rel} goes through a symbolic link; not touched") from None
+        if st is not None and stat.S_ISLNK(st.st_mode):
+            raise SnapshotError(f"{rel} goes through a symbolic link; not touched")
+        fd = restorer.open_regular(rel) if st is not None else None
+        now = None if fd is None else [self._store_fd(fd, set()), stat.S_IMODE(st.st_mode), st.st_size]
+        entry = before.files.get(rel)
+        was = None if after is None else after.files.get(rel)
+        if after is None or (was or [None])[0] == (now or [None])[0]:
+            return entry
+        merger = _Merger(self)
+        merged = merger(rel, was, now, entry) if was and now and entry else None
+        if merged is None:
+            where = (
+                f", on the same lines as the run's change ({merger.conflicts[0]})" if merger.conflicts else ""
+            )
+            raise SnapshotError(f"{rel} changed again after the run{where}; kept as it is")
+        return merged
 
     def redo(self, run_id: str | None = None) -> UndoResult:
         """Bring back the changes of an undone run (None: the run undone last); files changed since
@@ -392,11 +521,12 @@ class RunSnapshots:
                 left_by_undo = _Tree.from_json(json.loads(aim_path.read_text("utf-8")))
             elif after_path.exists():  # an undo from before that record: computed as undo() did
                 after = _Tree.from_json(json.loads(after_path.read_text("utf-8")))
-                left_by_undo = _only_run_changes(manifest, after, undone_from)[0]
+                left_by_undo = _only_run_changes(manifest, after, undone_from, None)[0]
             current = self._snapshot()
-            target, kept = _only_run_changes(undone_from, left_by_undo, current)
-            result = self._restore(target, current, info, run_dir / "before_undo.json")
-            result.not_restored.extend(k for k in kept if k.split(":", 1)[0] in info.files_written)
+            aim = self._merged_aim(info, undone_from, left_by_undo, current, "redo")
+            result = self._restore(aim.tree, current, info, run_dir / "before_undo.json", "redo")
+            result.not_restored.extend(k for k in aim.kept if k.split(":", 1)[0] in info.files_written)
+            result = dataclasses.replace(result, merged=aim.merged)
             meta_path = run_dir / "meta.json"
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             meta.pop("undone", None)
@@ -405,77 +535,84 @@ class RunSnapshots:
 
     # -- snapshot ----------------------------------------------------------------------------
 
-    def _scan(self) -> tuple[_Tree, dict[str, os.stat_result]]:
-        tree = _Tree()
-        stats: dict[str, os.stat_result] = {}
-        stack: list[tuple[str, str]] = [("", str(self.workspace))]
-        while stack:
-            rel_dir, abs_dir = stack.pop()
-            try:
-                entries = list(os.scandir(abs_dir))
-            except OSError as exc:
-                tree.skipped[rel_dir or "."] = {"reason": f"unreadable directory: {exc.strerror}"}
-                continue
-            for entry in entries:
-                rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
-                try:
-                    st = entry.stat(follow_symlinks=False)
-                except FileNotFoundError:
-                    continue  # vanished while we scanned
-                if stat.S_ISDIR(st.st_mode):
-                    if entry.name in SKIP_DIRS or os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):
-                        continue
-                    tree.dirs[rel] = stat.S_IMODE(st.st_mode)
-                    stack.append((rel, entry.path))
-                elif stat.S_ISLNK(st.st_mode):
-                    tree.links[rel] = os.readlink(entry.path)
-                elif stat.S_ISREG(st.st_mode):
-                    if st.st_size > MAX_FILE_BYTES:
-                        tree.skipped[rel] = {
-                            "reason": f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB",
-                            "size": st.st_size,
-                            "mtime_ns": st.st_mtime_ns,
-                        }
-                    else:
-                        stats[rel] = st
-                else:
-                    tree.skipped[rel] = {"reason": "not a regular file"}
-        return tree, stats
-
     def _snapshot(self) -> _Tree:
-        """Scan the workspace and save every file's content; durable when it returns."""
+        """Walk the workspace (by folder handle: no path is too long) and save every file's
+        content; durable when it returns. What cannot be read is skipped and named, never fatal."""
         started_ns = time.time_ns()
-        tree, stats = self._scan()
+        tree = _Tree()
         cache = self._load_statcache()
         new_cache: dict[str, list] = {}
         touched_dirs: set[Path] = set()
         (self.store / "tmp").mkdir(parents=True, exist_ok=True)
-        for rel, st in sorted(stats.items()):
-            key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-            cached = cache.get(rel)
-            sha = None
-            if cached and cached[:4] == key and self._object(cached[4]).exists():
-                sha = cached[4]
-            else:
-                try:
-                    sha = self._store_file(self.workspace / rel, touched_dirs)
-                except OSError as exc:
-                    tree.skipped[rel] = {"reason": f"unreadable: {exc.strerror}"}
-                    continue
-            tree.files[rel] = [sha, stat.S_IMODE(st.st_mode), st.st_size]
-            # Racy-clean rule (as in git): trust the stat key only for files not just changed.
-            if started_ns - st.st_mtime_ns > STATCACHE_STABLE_NS:
-                new_cache[rel] = [*key, sha]
+
+        def report(rel: str, why: str) -> None:
+            tree.skipped[rel] = {"reason": why}
+
+        with contextlib.closing(open_root(self.workspace)) as root:
+            for found in walk(root, _skip_dir, report):
+                st = found.st
+                if stat.S_ISDIR(st.st_mode):
+                    tree.dirs[found.rel] = stat.S_IMODE(st.st_mode)
+                elif stat.S_ISLNK(st.st_mode):
+                    try:
+                        tree.links[found.rel] = found.folder.readlink(found.name)
+                    except OSError as exc:
+                        report(found.rel, f"unreadable link: {exc.strerror or exc}")
+                elif not stat.S_ISREG(st.st_mode):
+                    report(found.rel, "not a regular file")
+                elif st.st_size > MAX_FILE_BYTES:
+                    tree.skipped[found.rel] = {
+                        "reason": f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB",
+                        "size": st.st_size,
+                        "mtime_ns": st.st_mtime_ns,
+                    }
+                else:
+                    self._save_file(found, tree, cache, new_cache, touched_dirs, started_ns)
         for directory in touched_dirs:
             fsync_dir(directory)
         _write_json(self.store / "statcache.json", new_cache, durable=False)
         return tree
 
-    def _store_file(self, path: Path, touched_dirs: set[Path]) -> str:
+    def _save_file(
+        self, found: Found, tree: _Tree, cache: dict, new_cache: dict, touched: set[Path], started_ns: int
+    ) -> None:
+        st, rel = found.st, found.rel
+        key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+        cached = cache.get(rel)
+        if cached and cached[:4] == key and self._object(cached[4]).exists():
+            sha = cached[4]
+        else:
+            try:
+                fd = found.folder.open(found.name, READ_FLAGS)
+                sha = self._store_fd(fd, touched)
+            except OSError as exc:
+                tree.skipped[rel] = {"reason": f"unreadable: {exc.strerror or exc}"}
+                return
+        tree.files[rel] = [sha, stat.S_IMODE(st.st_mode), st.st_size]
+        # Racy-clean rule (as in git): trust the stat key only for files not just changed.
+        if started_ns - st.st_mtime_ns > STATCACHE_STABLE_NS:
+            new_cache[rel] = [*key, sha]
+
+    def _store_fd(self, fd: int, touched_dirs: set[Path]) -> str:
+        """Save what the open file holds (closed here) under its SHA-256; returns the SHA."""
+        with os.fdopen(fd, "rb") as src:
+            if not stat.S_ISREG(os.fstat(src.fileno()).st_mode):
+                raise OSError(errno.EINVAL, "not a regular file")
+            return self._store_stream(src, touched_dirs)
+
+    def _store_bytes(self, data: bytes) -> str:
+        touched: set[Path] = set()
+        sha = self._store_stream(io.BytesIO(data), touched)
+        for directory in touched:
+            fsync_dir(directory)
+        return sha
+
+    def _store_stream(self, src: BinaryIO, touched_dirs: set[Path]) -> str:
         digest = hashlib.sha256()
+        (self.store / "tmp").mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.store / "tmp")
         try:
-            with os.fdopen(fd, "wb") as out, open(path, "rb") as src:
+            with os.fdopen(fd, "wb") as out:
                 while chunk := src.read(1 << 20):
                     digest.update(chunk)
                     out.write(chunk)
@@ -504,99 +641,20 @@ class RunSnapshots:
 
     # -- undo --------------------------------------------------------------------------------
 
-    def _restore(self, target: _Tree, current: _Tree, info: RunInfo, backup: Path) -> UndoResult:
-        ws = self.workspace
-        restored: list[str] = []
-        deleted: list[str] = []
-        not_restored: list[str] = []
-
-        def gone(rel: str) -> bool:
-            return not os.path.lexists(ws / rel)
-
-        # 1. Remove what the run created (or turned into another kind of entry).
-        for rel in sorted(set(current.files) | set(current.links) | set(current.skipped)):
-            if rel in target.skipped or rel in current.dirs or rel == ".":
-                continue
-            same_kind = (rel in current.files and rel in target.files) or (
-                rel in current.links and rel in target.links
-            )
-            if same_kind or gone(rel):
-                continue
-            if os.path.isdir(ws / rel) and not os.path.islink(ws / rel):
-                continue  # a directory that could not be read; left alone
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(ws / rel)
-            if rel not in target.files and rel not in target.links:
-                deleted.append(rel)
-        for rel in sorted(set(current.dirs) - set(target.dirs), key=len, reverse=True):
-            if os.path.isdir(ws / rel) and not os.path.islink(ws / rel):
-                _make_writable_tree(ws / rel)
-                shutil.rmtree(ws / rel)
-                deleted.append(rel + "/")
-        # 2. Directories first (writable while we fill them), modes at the end.
-        for rel in sorted(target.dirs, key=lambda r: r.count("/")):
-            path = ws / rel
-            if os.path.lexists(path) and not path.is_dir():
-                os.unlink(path)
-            if not path.exists():
-                path.mkdir()
-                restored.append(rel + "/")
-            os.chmod(path, stat.S_IMODE(path.stat().st_mode) | stat.S_IRWXU)
-        # 3. Files and links whose content, mode or kind differ.
-        for rel, (sha, mode, _size) in sorted(target.files.items()):
-            now = current.files.get(rel)
-            if now is not None and now[0] == sha and now[1] == mode and not gone(rel):
-                continue
-            try:
-                self._write_back(ws / rel, sha, mode)
-                restored.append(rel)
-            except OSError as exc:
-                not_restored.append(f"{rel}: {exc}")
-        for rel, link_target in sorted(target.links.items()):
-            if current.links.get(rel) == link_target:
-                continue
-            path = ws / rel
-            if path.is_dir() and not path.is_symlink():
-                _make_writable_tree(path)
-                shutil.rmtree(path)
-            elif os.path.lexists(path):
-                os.unlink(path)
-            os.symlink(link_target, path)
-            restored.append(rel)
-        for rel, mode in sorted(target.dirs.items(), key=lambda item: -item[0].count("/")):
-            os.chmod(ws / rel, mode)
-            if current.dirs.get(rel, mode) != mode and rel + "/" not in restored:
-                restored.append(rel + "/")
-        # 4. Skipped entries cannot be put back; say so when they changed.
-        for rel, was in sorted(target.skipped.items()):
-            try:
-                st = os.lstat(ws / rel)
-            except FileNotFoundError:
-                not_restored.append(f"{rel}: deleted, and was not saved ({was['reason']})")
-                continue
-            if "size" in was and (st.st_size, st.st_mtime_ns) != (was["size"], was["mtime_ns"]):
-                not_restored.append(f"{rel}: changed, and was not saved ({was['reason']})")
-        fsync_dir(ws)
-        return UndoResult(info.id, info.label, restored, deleted, not_restored, backup)
-
-    def _write_back(self, path: Path, sha: str, mode: int) -> None:
-        source = self._object(sha)
-        if not source.exists():
-            raise OSError(f"saved content {sha[:12]} is missing from {self.store}")
-        if path.is_dir() and not path.is_symlink():
-            _make_writable_tree(path)
-            shutil.rmtree(path)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".undo")
-        try:
-            with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
-                shutil.copyfileobj(src, out, 1 << 20)
-                out.flush()
-                os.fsync(out.fileno())
-            os.chmod(tmp, mode)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+    def _restore(self, target: _Tree, current: _Tree, info: RunInfo, backup: Path, action: str) -> UndoResult:
+        """Make the workspace `target` where it differs from `current` (see tools/snapshot_restore)."""
+        log = RestoreLog(self.store / RESTORE_LOG)
+        log.begin(info.id, action)
+        with contextlib.closing(open_root(self.workspace)) as root:
+            restorer = Restorer(root, self._object, log)
+            done = Done()
+            remove_created(restorer, target, current, done)
+            put_back_dirs(restorer, target, done)
+            put_back_entries(restorer, target, current, done)
+            report_skipped(restorer, target, done)
+            root.fsync()
+        log.end()  # only once all is done: an interrupted restore is cleaned up by the next one
+        return UndoResult(info.id, info.label, done.restored, done.deleted, done.not_restored, backup)
 
     # -- bookkeeping -------------------------------------------------------------------------
 
@@ -608,6 +666,10 @@ class RunSnapshots:
             # Keeps `git status` of a workspace repository unchanged by our store.
             ignore.write_text("*\n", encoding="utf-8")
         with FileLock(self.store / "lock"):
+            self._recovered = None
+            if (self.store / RESTORE_LOG).exists():  # an undo, redo or reject was killed half-way
+                with contextlib.closing(open_root(self.workspace)) as root:
+                    self._recovered = recover(self.store / RESTORE_LOG, root)
             yield
 
     def _run_ids_newest_first(self) -> list[str]:
@@ -633,6 +695,8 @@ class RunSnapshots:
         with contextlib.suppress(OSError, ValueError, KeyError):
             manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
             skipped = {rel: why["reason"] for rel, why in manifest["skipped"].items()}
+        if not isinstance(meta, dict) or not isinstance(meta.get("id"), str) or "started" not in meta:
+            return None  # a record torn or tampered with: not a run
         return RunInfo(
             id=meta["id"],
             label=meta["label"],
@@ -655,7 +719,8 @@ class RunSnapshots:
             shutil.rmtree(self.store / "runs" / run_id, ignore_errors=True)
         live: set[str] = set()
         for run_dir in (self.store / "runs").iterdir():
-            for name in ("manifest.json", "before_undo.json"):
+            # after.json: the base of an undo's merge; undo_aim.json: the base of a redo's.
+            for name in ("manifest.json", "before_undo.json", "after.json", "undo_aim.json"):
                 with contextlib.suppress(OSError, ValueError, KeyError):
                     data = json.loads((run_dir / name).read_text(encoding="utf-8"))
                     live.update(entry[0] for entry in data["files"].values())
@@ -663,9 +728,46 @@ class RunSnapshots:
         objects = self.store / "objects"
         if objects.is_dir():
             for bucket in objects.iterdir():
-                for obj in bucket.iterdir():
-                    if bucket.name + obj.name not in live:
-                        obj.unlink()
+                with contextlib.suppress(OSError):  # a stray entry must not fail every later run
+                    for obj in bucket.iterdir():
+                        if bucket.name + obj.name not in live:
+                            obj.unlink()
+
+
+@dataclass
+class _Aim:
+    """What an undo aims for: the tree, the run's paths kept as they are now (with why), whether
+    the whole tree goes back (a run that never ended and is the newest), and the files merged."""
+
+    tree: _Tree
+    kept: list[str]
+    whole: bool = False
+    merged: list[str] = field(default_factory=list)
+
+
+class _Merger:
+    """merge(rel, base, ours, theirs) for _only_run_changes: the files entry with the change
+    base -> theirs applied to ours (stored), or None (not text, or a conflict, noted)."""
+
+    def __init__(self, snaps: RunSnapshots) -> None:
+        self.snaps = snaps
+        self.merged: list[str] = []
+        self.conflicts: list[str] = []
+
+    def __call__(self, rel: str, base: list, ours: list, theirs: list) -> list | None:
+        texts = [self.snaps._object_text(entry[0]) for entry in (base, ours, theirs)]
+        if any(text is None for text in texts):
+            return None
+        result = merge3(*texts)  # type: ignore[arg-type]
+        if result.text is None:
+            self.conflicts.append(f"{rel} ({result.where()})")
+            return None
+        mode = theirs[1] if ours[1] == base[1] else ours[1]  # a later mode change stays too
+        data = result.text.encode("utf-8")
+        if data == self.snaps._object_bytes(ours[0]) and mode == ours[1]:
+            return list(ours)  # nothing of the run's change is left in it
+        self.merged.append(rel)
+        return [self.snaps._store_bytes(data), mode, len(data)]
 
 
 def _entry(tree: _Tree, rel: str) -> tuple[str, object]:
@@ -678,8 +780,9 @@ def _entry(tree: _Tree, rel: str) -> tuple[str, object]:
     return "absent", None
 
 
-def _plan(info: RunInfo, aim: _Tree, current: _Tree, kept: list[str], whole_tree: bool) -> UndoPlan:
+def _plan(info: RunInfo, planned: _Aim, current: _Tree) -> UndoPlan:
     """What _restore(aim, current) will put back and delete, as _restore decides it."""
+    aim = planned.tree
     delete = [
         rel
         for rel in sorted(set(current.files) | set(current.links) | set(current.skipped))
@@ -692,7 +795,8 @@ def _plan(info: RunInfo, aim: _Tree, current: _Tree, kept: list[str], whole_tree
     ]
     restore += [rel for rel, target in sorted(aim.links.items()) if current.links.get(rel) != target]
     restore += [rel + "/" for rel in sorted(set(aim.dirs) - set(current.dirs))]
-    return UndoPlan(info.id, info.label, restore, delete, list(kept), whole_tree)
+    restore = [rel for rel in restore if rel not in planned.merged]
+    return UndoPlan(info.id, info.label, restore, delete, list(planned.kept), planned.whole, planned.merged)
 
 
 def _is_run_id(run_id: str) -> bool:
@@ -700,10 +804,14 @@ def _is_run_id(run_id: str) -> bool:
     return bool(run_id) and "/" not in run_id and "\\" not in run_id and run_id not in (".", "..")
 
 
-def _only_run_changes(before: _Tree, after: _Tree, current: _Tree) -> tuple[_Tree, list[str]]:
+def _only_run_changes(
+    before: _Tree, after: _Tree, current: _Tree, merge: Callable[[str, list, list, list], list | None] | None
+) -> tuple[_Tree, list[str]]:
     """The tree undo aims for: `before` where the run changed a path and nobody touched it since;
     `current` everywhere else (the user's own files, edits and additions after the run stay).
-    Also the run's paths kept because they changed again after the run, with why."""
+    A file changed again since the run gets merge(rel, after, current, before) where that gives
+    one (the reverse of the run's change applied to it). Also the run's paths kept as they are
+    now, with why."""
     target = _Tree(dict(current.files), dict(current.links), dict(current.dirs), dict(current.skipped))
     kept: list[str] = []
     paths = set(before.files) | set(before.links) | set(after.files) | set(after.links) | set(after.skipped)
@@ -711,7 +819,16 @@ def _only_run_changes(before: _Tree, after: _Tree, current: _Tree) -> tuple[_Tre
         if _entry(before, rel) == _entry(after, rel):
             continue  # the run did not change it
         if _entry(after, rel) != _entry(current, rel):
-            kept.append(f"{rel}: changed again after the run; kept as it is now")
+            both = rel in before.files and rel in after.files and rel in current.files
+            merged = (
+                merge(rel, after.files[rel], current.files[rel], before.files[rel])
+                if merge and both
+                else None
+            )
+            if merged is not None:
+                target.files[rel] = merged
+            else:
+                kept.append(f"{rel}: changed again after the run; kept as it is now")
             continue
         target.files.pop(rel, None)
         target.links.pop(rel, None)
@@ -758,26 +875,16 @@ def _read_workspace_text(workspace: Path, rel: str, max_bytes: int) -> str | Non
     return data.decode("utf-8", errors="replace")
 
 
-def _file_sha(path: Path) -> str | None:
-    """The content's SHA-256 as the store names it; None when it is not a readable regular file."""
-    if path.is_symlink() or not path.is_file():
-        return None
-    digest = hashlib.sha256()
+def _skip_dir(name: str, folder: Dir) -> bool:
+    """Folders never saved: SKIP_DIRS (our store, .git, caches) and virtual environments."""
+    if name in SKIP_DIRS:
+        return True
     try:
-        with open(path, "rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
+        folder.lstat("pyvenv.cfg")
     except OSError:
-        return None
-    return digest.hexdigest()
+        return False
+    return True
 
 
 def _write_json(path: Path, data: dict, durable: bool = True) -> None:
     atomic_write(path, json.dumps(data), durable=durable)
-
-
-def _make_writable_tree(path: Path) -> None:
-    # A read-only directory created by the run would otherwise block rmtree.
-    for directory, _subdirs, _files in os.walk(path):
-        with contextlib.suppress(OSError):
-            os.chmod(directory, stat.S_IMODE(os.lstat(directory).st_mode) | stat.S_IRWXU)
