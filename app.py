@@ -4,6 +4,7 @@ python app.py [--model ID|PATH] [--workspace DIR] [--host H] [--port P] [--no-br
 python app.py --backend openai --base-url http://HOST:PORT/v1 [--api-key-env NAME] [--model NAME]
 python app.py doctor [--json]
 python app.py download MODEL_ID
+python app.py pick-model [--fetch] [--json]
 """
 
 from __future__ import annotations
@@ -87,6 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT)
     parser.add_argument("--auth", default=None, help="USER:PASSWORD, required off loopback")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
+    parser.add_argument(
+        "--no-fetch",
+        action="store_true",
+        help="launch.sh / launch.bat: do not fetch the best coder for this GPU (the app ignores it)",
+    )
     sub = parser.add_subparsers(dest="command")
     doctor = sub.add_parser("doctor", help="report GPU, llama.cpp build, model and offload plan")
     _add_model_flags(doctor, argparse.SUPPRESS)
@@ -97,6 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--quiet-if-present", action="store_true", help="print one short line when already downloaded"
     )
     sub.add_parser("models", help="list the model catalog")
+    pick = sub.add_parser("pick-model", help="the best pinned coder for this machine's free VRAM, and why")
+    pick.add_argument("--fetch", action="store_true", help="download it (hub, resumable, SHA-256 checked)")
+    pick.add_argument("--no-fetch", action="store_true", help="only say which; overrides --fetch")
+    pick.add_argument("--json", action="store_true", help="one JSON object (never fetches)")
     ask = sub.add_parser("ask", help="run the crew on a request, headless")
     ask.add_argument("request")
     _add_model_flags(ask, argparse.SUPPRESS)
@@ -175,6 +185,42 @@ def cmd_download(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     print(f"Downloaded {entry.title} to {path}\nUse it with: python app.py --model {entry.id}")
+    return 0
+
+
+def cmd_pick_model(args: argparse.Namespace) -> int:
+    from models.download import DownloadError, download_model
+    from models.gpu_choice import choose_model_to_fetch, cuda_build_in_place
+    from models.model_cache import cached_model_path
+    from models.vram_probe import probe_gpus
+
+    choice = choose_model_to_fetch(probe_gpus(), cuda_build_in_place())
+    if args.json:
+        import json
+
+        print(json.dumps(choice.to_dict()))
+        return 0
+    entry = catalog_entry(choice.model_id)
+    assert entry is not None  # the choice comes from the catalog
+    print(f"Model for this machine: {entry.title}. {choice.reason}")
+    present = cached_model_path(entry)
+    if present is not None:
+        print(f"{entry.title} is installed: {present}")
+        return 0
+    later = (
+        f"Fetch it later with `python app.py download {entry.id}` ({entry.size_bytes / 1e9:.1f} GB) or the "
+        "Model tab's 'Get the best coder' button; until then the app uses the best installed coder."
+    )
+    if not args.fetch or args.no_fetch:
+        print(f"Not fetched. {later}")
+        return 0
+    print(f"Fetching {entry.filename} from the Hugging Face hub; Ctrl-C stops, the next try resumes.")
+    try:
+        path = download_model(entry)
+    except DownloadError as exc:
+        print(f"Could not fetch {entry.title}: {exc.reason}. {later}", file=sys.stderr)
+        return 1
+    print(f"Fetched and verified (SHA-256): {path}. The app uses it when no other model is chosen.")
     return 0
 
 
@@ -362,6 +408,7 @@ COMMANDS = {
     "doctor": cmd_doctor,
     "download": cmd_download,
     "models": cmd_models,
+    "pick-model": cmd_pick_model,
     "ask": cmd_ask,
     "undo": cmd_undo,
     "index": cmd_index,

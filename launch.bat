@@ -1,6 +1,7 @@
 @echo off
 rem LocalCrew launcher for Windows.
-rem   launch.bat [app flags]        install if needed, then start the app
+rem   launch.bat [app flags]        install if needed, then start the app; on an NVIDIA GPU with a
+rem                                 CUDA build, first fetch the best coder that fits (--no-fetch: only say which)
 rem   launch.bat test [pytest args] install app + test tools if needed, then run the tests
 setlocal enabledelayedexpansion
 cd /d "%~dp0"
@@ -28,9 +29,21 @@ if not exist "%VENV%\.app-installed" (
 )
 rem The default model: a coder that really writes code; found at once when already there.
 "%PY%" app.py download qwen2.5-coder-0.5b-q4_k_m --quiet-if-present || echo [launch] Could not install the coder model; the app falls back to the bundled SmolLM2-135M.
+if not "%MODE%"=="test" call :fetch_gpu_coder %*
 if "%MODE%"=="test" (
   "%PY%" -m pip install -q -r requirements-dev.txt || exit /b 1
   "%PY%" -m pytest %1 %2 %3 %4 %5 %6 %7 %8 %9
   exit /b !errorlevel!
 )
 "%PY%" app.py %1 %2 %3 %4 %5 %6 %7 %8 %9
+exit /b !errorlevel!
+
+rem On a GPU: the best pinned coder whose every layer fits the free VRAM. app.py pick-model checks NVML
+rem and the CUDA build, says which and why, and fetches it (progress, resume, SHA-256); without the
+rem network or with --no-fetch the 0.5B stays in use. app.py accepts --no-fetch and ignores it.
+:fetch_gpu_coder
+where nvidia-smi >nul 2>nul || exit /b 0
+set FETCH=--fetch
+echo %* | findstr /i /c:"--no-fetch" >nul && set FETCH=--no-fetch
+"%PY%" app.py pick-model %FETCH% || echo [launch] The coder for this GPU was not fetched ^(see above^); the best installed coder is used. Fetch it later: launch.bat again, app.py pick-model --fetch, or the Model tab.
+exit /b 0

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # LocalCrew launcher.
-#   ./launch.sh [app flags]        install if needed, then start the app (opens a browser tab)
+#   ./launch.sh [app flags]        install if needed, then start the app (opens a browser tab);
+#                                  on an NVIDIA GPU with a CUDA build, first fetch the best coder that
+#                                  fits its free VRAM (--no-fetch: only say which)
 #   ./launch.sh test [pytest args] install app + test tools if needed, then run the test suite
 # Re-running on an installed machine skips straight to the start: a stamp records what was installed.
 set -euo pipefail
@@ -10,6 +12,8 @@ PYTHON=${PYTHON:-python3}
 VENV=${LOCALCREW_VENV:-.venv}
 MODE=app
 if [[ "${1:-}" == "test" ]]; then MODE=test; shift; fi
+NO_FETCH=0
+for arg in "$@"; do [[ "$arg" == --no-fetch ]] && NO_FETCH=1; done  # app.py accepts and ignores it
 
 say() { printf '\033[1m[launch]\033[0m %s\n' "$*" >&2; }
 
@@ -86,6 +90,19 @@ install_coder_model() {
     say "Could not install $CODER_MODEL (see above); the app falls back to the bundled SmolLM2-135M."
 }
 
+# On a GPU: the best pinned coder whose every layer fits the free VRAM at the planned context. app.py
+# pick-model checks NVML and the CUDA build, says which model and why, and fetches it from the hub
+# (progress, resume, SHA-256); without the network or with --no-fetch the 0.5B stays in use.
+fetch_gpu_coder() {
+  [[ "${LOCALCREW_SKIP_CODER:-}" == 1 ]] && return 0
+  gpu_found || return 0
+  local flag=--fetch
+  [[ "$NO_FETCH" == 1 ]] && flag=--no-fetch
+  "$VENV/bin/python" app.py pick-model "$flag" ||
+    say "The coder for this GPU was not fetched (see above); the best installed coder is used." \
+      "Fetch it later: ./launch.sh again, python app.py pick-model --fetch, or the Model tab."
+}
+
 stamp_of() { cat requirements.txt requirements-model.txt "$@" | sha256sum | cut -d' ' -f1; }
 
 need_python
@@ -108,4 +125,5 @@ if [[ "$MODE" == test ]]; then
   install_browser
   exec "$VENV/bin/python" -m pytest "$@"
 fi
+fetch_gpu_coder
 exec "$VENV/bin/python" app.py "$@"

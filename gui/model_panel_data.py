@@ -147,3 +147,13 @@ def download_needed(choice: str) -> bool:
     from models.model_cache import cached_model_path
 
     return cached_model_path(entry) is None
+
+
+def best_coder_for_machine() -> tuple[str, str]:
+    """The coder `launch.sh` would fetch here (models.gpu_choice) and the words why: (id, markdown)."""
+    from models.gpu_choice import choose_model_to_fetch, cuda_build_in_place
+
+    choice = choose_model_to_fetch(probe_gpus(), cuda_build_in_place())
+    entry = catalog_entry(choice.model_id)
+    title = entry.title if entry else choice.model_id
+    return choice.model_id, f"**Best coder for this machine: {escape(title)}.** {escape(choice.reason)}"

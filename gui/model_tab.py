@@ -12,6 +12,7 @@ import gradio as gr
 from gui.ide_state import IdeState
 from gui.model_panel_data import (
     LOCAL_FILE,
+    best_coder_for_machine,
     check_model_file,
     download_needed,
     engine_settings,
@@ -40,6 +41,7 @@ class ModelTab:
     layers: Any
     preview: Any
     download: Any
+    fetch_best: Any
     load: Any
     model_message: Any
 
@@ -76,11 +78,12 @@ def build_model_tab(state: IdeState) -> ModelTab:
     with gr.Row():
         preview = gr.Button("Preview plan", elem_id="preview-plan")
         download = gr.Button("Download", elem_id="download")
+        fetch_best = gr.Button("Get the best coder for this machine", elem_id="fetch-best")
         load = gr.Button("Load", variant="primary", elem_id="load-model")
     model_message = gr.Markdown("", elem_id="model-message")
     return ModelTab(
-        model_info, reply_stats, gauges, choice, local_path, n_ctx, kv_type, layers, preview, download, load,
-        model_message,
+        model_info, reply_stats, gauges, choice, local_path, n_ctx, kv_type, layers, preview, download,
+        fetch_best, load, model_message,
     )  # fmt: skip
 
 
@@ -126,6 +129,14 @@ class ModelActions:
             return f"**Download failed:** {exc}"
         return f"Downloaded to `{path}`. Press Load to use it."
 
+    @staticmethod
+    def fetch_best_coder(progress: gr.Progress = gr.Progress()) -> tuple[str, Any]:  # noqa: B008
+        """What launch.sh does on a GPU, in one press: choose the coder that fits, say why, fetch it
+        (resumable, hash-checked), and select it so Load uses it."""
+        model_id, why = best_coder_for_machine()
+        done = ModelActions.download_model_with_progress(model_id, progress)
+        return f"{why}\n\n{done}", gr.update(value=model_id)
+
     def load_model(self, chosen: str, path: str, ctx: float, kv: str, layer_text: str) -> str:
         try:
             new_settings = self.settings_from_panel(ctx, kv, layer_text)
@@ -168,6 +179,9 @@ def wire_model_tab(state: IdeState, tab: ModelTab) -> None:
     tab.preview.click(actions.preview_plan, plan_inputs, tab.model_message, api_name="preview_plan")
     tab.download.click(
         actions.download_model_with_progress, tab.choice, tab.model_message, api_name="download_model"
+    )
+    tab.fetch_best.click(
+        actions.fetch_best_coder, None, [tab.model_message, tab.choice], api_name="fetch_best_coder"
     )
     tab.load.click(
         actions.load_model, plan_inputs, tab.model_message, api_name="load_model", concurrency_id=MODEL_GROUP

@@ -45,12 +45,13 @@ def _installed(model_id: str) -> Path | None:
 
 
 def _fits_on_gpu(path: Path, gpus: GpuState) -> bool:
-    from models.gguf_reader import GGUFError, read_gguf
+    from models.gguf_reader import GGUFError
+    from models.gguf_split import read_model_gguf
     from models.memory import available_ram_bytes
     from models.offload_planner import PlanSettings, plan_offload
 
     try:
-        info = read_gguf(path)
+        info = read_model_gguf(path)  # a split model is planned whole
     except GGUFError:
         return False
     plan = plan_offload(info, gpus, PlanSettings(n_ctx=PLAN_N_CTX), available_ram_bytes())
