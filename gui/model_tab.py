@@ -138,6 +138,13 @@ class ModelActions:
         return f"{why}\n\n{done}", gr.update(value=model_id)
 
     def load_model(self, chosen: str, path: str, ctx: float, kv: str, layer_text: str) -> str:
+        typed = (path or "").strip()
+        if typed and chosen != LOCAL_FILE and typed != self.state.settings.model:
+            # Loading the listed model over a typed path (a typo, a bad file) surprised users.
+            return (
+                f"**Not loaded:** a .gguf path is typed, but the list says {chosen}. Choose"
+                f" '{LOCAL_FILE}' to load the path, or clear it to load {chosen}. The current model stays."
+            )
         try:
             new_settings = self.settings_from_panel(ctx, kv, layer_text)
             model_path = resolve_choice(chosen, path)
