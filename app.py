@@ -89,6 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--auth", default=None, help="USER:PASSWORD, required off loopback")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
     parser.add_argument(
+        "--reviewer-model",
+        default=None,
+        help="catalog id or .gguf path of a second model for the reviewer role, planned with the coder "
+        "into the same VRAM/RAM (default: the saved one, else the coder's model for every role)",
+    )
+    parser.add_argument(
         "--no-fetch",
         action="store_true",
         help="launch.sh / launch.bat: do not fetch the best coder for this GPU (the app ignores it)",
@@ -97,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="report GPU, llama.cpp build, model and offload plan")
     _add_model_flags(doctor, argparse.SUPPRESS)
     doctor.add_argument("--json", action="store_true", help="one JSON object")
+    doctor.add_argument(
+        "--reviewer-model", default=argparse.SUPPRESS, help="also plan this reviewer model beside the coder"
+    )
     download = sub.add_parser("download", help="download a catalog model from Hugging Face")
     download.add_argument("model_id", choices=[e.id for e in CATALOG if e.repo])
     download.add_argument(
@@ -162,7 +171,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from tools.sandbox import sandbox_capabilities
 
     remote = remote_settings(args)
-    report = doctor_report(args.model, engine_settings(args), remote)
+    report = doctor_report(args.model, engine_settings(args), remote, reviewer=args.reviewer_model)
     sandbox = sandbox_capabilities()
     report["sandbox"] = asdict(sandbox)
     print(doctor_json(report) if args.json else f"{format_doctor_text(report)}\n{sandbox.describe()}")
@@ -313,6 +322,7 @@ def compose_ide(args: argparse.Namespace, remote: RemoteSettings | None) -> IdeS
     settings = merged(
         saved,
         model=None if remote else args.model,  # a server's model name is not a local model to save
+        reviewer_model=None if remote else args.reviewer_model,
         n_ctx=args.n_ctx,
         kv_type=args.kv_cache_type,
         n_gpu_layers=args.n_gpu_layers,
@@ -341,7 +351,25 @@ def _local_host(settings: UserSettings) -> tuple[ModelHost, str, str]:
     except ModelNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         model = exc  # the page still comes up and shows the reason
-    return ModelHost.for_path(model, settings_for_engine(settings)), default_id, reason
+    paired = (
+        _paired_host(Path(model), settings) if settings.reviewer_model and isinstance(model, str) else None
+    )
+    return paired or ModelHost.for_path(model, settings_for_engine(settings)), default_id, reason
+
+
+def _paired_host(coder: Path, settings: UserSettings) -> ModelHost | None:
+    """The coder's host with a reviewer model beside it, both placed by one plan; None (and why, on
+    the terminal) when the reviewer model cannot be used: then the coder's model reviews too."""
+    from gui.model_panel_data import engine_settings as settings_for_engine
+    from models.pair_hosts import paired_host
+
+    try:
+        host, plan = paired_host(coder, resolve_model(settings.reviewer_model), settings_for_engine(settings))
+    except ValueError as exc:  # ModelNotFoundError, GGUFError
+        print(f"warning: reviewer model not used ({exc}); the coder's model reviews too", file=sys.stderr)
+        return None
+    print("Two models, one plan:\n  " + plan.text().replace("\n", "\n  "), flush=True)
+    return host
 
 
 def _report_load_result_when_done(host: object) -> None:

@@ -23,6 +23,31 @@ def model_choices() -> list[tuple[str, str]]:
     return [(entry.title, entry.id) for entry in CATALOG] + [(LOCAL_FILE, LOCAL_FILE)]
 
 
+SAME_AS_CODER = ""  # the reviewer-model choice that means one model for every role
+
+
+def reviewer_choices() -> list[tuple[str, str]]:
+    coders = [(entry.title, entry.id) for entry in CATALOG if entry.id.startswith("qwen2.5-coder")]
+    return [("Same as the coder", SAME_AS_CODER), *coders]
+
+
+def paired_settings(
+    model_path: Path, reviewer: str, settings: UserSettings
+) -> tuple[EngineSettings, tuple[Path, EngineSettings] | None, str]:
+    """Engine settings for the coder and, when a reviewer model is chosen, its path and settings,
+    both pinned to one plan (models.pair_hosts), with the plan as Markdown. Raises a ValueError
+    (ModelNotFoundError, GGUFError) for a reviewer that cannot be used."""
+    base = engine_settings(settings)
+    if not reviewer:
+        return base, None, ""
+    from models.pair_hosts import pair_settings
+
+    reviewer_path = resolve_model(reviewer)
+    coder_settings, reviewer_settings, plan = pair_settings(model_path, reviewer_path, base)
+    text = "\n".join(f"- {escape(line)}" for line in plan.text().splitlines())
+    return coder_settings, (reviewer_path, reviewer_settings), f"**Two models, one plan**\n{text}"
+
+
 def engine_settings(settings: UserSettings) -> EngineSettings:
     return EngineSettings(n_ctx=settings.n_ctx, kv_type=settings.kv_type, n_gpu_layers=settings.n_gpu_layers)
 

@@ -12,6 +12,7 @@ import gradio as gr
 from gui.ide_state import IdeState
 from gui.model_panel_data import (
     LOCAL_FILE,
+    SAME_AS_CODER,
     best_coder_for_machine,
     check_model_file,
     download_needed,
@@ -20,8 +21,10 @@ from gui.model_panel_data import (
     last_reply_markdown,
     model_choices,
     model_markdown,
+    paired_settings,
     plan_preview,
     resolve_choice,
+    reviewer_choices,
 )
 from gui.page_layout import MODEL_GROUP
 from gui.user_settings import UserSettings
@@ -36,6 +39,7 @@ class ModelTab:
     gauges: Any
     choice: Any
     local_path: Any
+    reviewer: Any
     n_ctx: Any
     kv_type: Any
     layers: Any
@@ -66,6 +70,13 @@ def build_model_tab(state: IdeState) -> ModelTab:
         local_path = gr.Textbox(
             value="" if is_catalog else current, label="Local .gguf path", elem_id="local-path"
         )
+        reviewer = gr.Dropdown(
+            reviewer_choices(),
+            value=state.settings.reviewer_model or SAME_AS_CODER,
+            label="Reviewer model (planned with the coder into the same memory)",
+            allow_custom_value=True,  # a .gguf path given with --reviewer-model
+            elem_id="reviewer-choice",
+        )
     with gr.Row():
         n_ctx = gr.Number(
             state.settings.n_ctx, label="Context size (0 = what fits this machine)", precision=0, minimum=0
@@ -82,8 +93,8 @@ def build_model_tab(state: IdeState) -> ModelTab:
         load = gr.Button("Load", variant="primary", elem_id="load-model")
     model_message = gr.Markdown("", elem_id="model-message")
     return ModelTab(
-        model_info, reply_stats, gauges, choice, local_path, n_ctx, kv_type, layers, preview, download,
-        fetch_best, load, model_message,
+        model_info, reply_stats, gauges, choice, local_path, reviewer, n_ctx, kv_type, layers, preview,
+        download, fetch_best, load, model_message,
     )  # fmt: skip
 
 
@@ -137,7 +148,9 @@ class ModelActions:
         done = ModelActions.download_model_with_progress(model_id, progress)
         return f"{why}\n\n{done}", gr.update(value=model_id)
 
-    def load_model(self, chosen: str, path: str, ctx: float, kv: str, layer_text: str) -> str:
+    def load_model(
+        self, chosen: str, path: str, ctx: float, kv: str, layer_text: str, reviewer: str = SAME_AS_CODER
+    ) -> str:
         typed = (path or "").strip()
         if typed and chosen != LOCAL_FILE and typed != self.state.settings.model:
             # Loading the listed model over a typed path (a typo, a bad file) surprised users.
@@ -149,18 +162,21 @@ class ModelActions:
             new_settings = self.settings_from_panel(ctx, kv, layer_text)
             model_path = resolve_choice(chosen, path)
             check_model_file(model_path)  # a bad file is refused before the loaded model goes
+            new_settings.reviewer_model = (reviewer or SAME_AS_CODER).strip()
+            pair = paired_settings(model_path, new_settings.reviewer_model, new_settings)
         except ValueError as exc:  # ModelNotFoundError and GGUFError are ValueErrors too
             return f"**Not loaded:** {exc} The current model stays loaded."
         with self.state.session.exclusive() as free:  # a run must not lose its model mid-way
             if not free:
                 return "**Not loaded:** a crew request is running or waiting; load when it ends."
-            return self.switch_model(chosen, model_path, new_settings)
+            return self.switch_model(chosen, model_path, new_settings, pair)
 
-    def switch_model(self, chosen: str, model_path: Any, new_settings: UserSettings) -> str:
+    def switch_model(self, chosen: str, model_path: Any, new_settings: UserSettings, pair: Any = None) -> str:
         state = self.state
         previous = (state.settings, state.host.label, state.host.settings, state.model_reason)
         new_settings.model = str(model_path) if chosen == LOCAL_FILE else chosen
-        state.host.switch(str(model_path), engine_settings(new_settings))
+        coder_settings, reviewer, plan_text = pair or (engine_settings(new_settings), None, "")
+        state.host.switch(str(model_path), coder_settings)
         status = state.host.wait()
         if status.state != "ready":
             # Nothing is saved, and the model that worked comes back.
@@ -171,7 +187,19 @@ class ModelActions:
                 f"**Load failed:** {status.message} The previous model is loading again; nothing was saved."
             )
         state.settings, state.model_reason = new_settings, "chosen in this panel"
-        return f"{status.message}. {state.save()}"
+        self.set_reviewer(reviewer)
+        return "\n\n".join(part for part in (f"{status.message}. {state.save()}", plan_text) if part)
+
+    def set_reviewer(self, reviewer: Any) -> None:
+        """The reviewer model the joint plan placed, loading now beside the coder (None: no second model)."""
+        from models.model_host import ModelHost
+
+        host = self.state.host
+        if host.reviewer is not None:
+            host.reviewer.close()
+        host.reviewer = None if reviewer is None else ModelHost.for_path(str(reviewer[0]), reviewer[1])
+        if host.reviewer is not None:
+            host.reviewer.start_loading()
 
     def model_now(self) -> str:
         return model_markdown(self.state.host, self.state.model_reason)
@@ -191,7 +219,11 @@ def wire_model_tab(state: IdeState, tab: ModelTab) -> None:
         actions.fetch_best_coder, None, [tab.model_message, tab.choice], api_name="fetch_best_coder"
     )
     tab.load.click(
-        actions.load_model, plan_inputs, tab.model_message, api_name="load_model", concurrency_id=MODEL_GROUP
+        actions.load_model,
+        [*plan_inputs, tab.reviewer],
+        tab.model_message,
+        api_name="load_model",
+        concurrency_id=MODEL_GROUP,
     ).then(actions.model_now, None, tab.model_info, api_visibility="private")
     model_timer = gr.Timer(2.0)
     model_timer.tick(

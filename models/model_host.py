@@ -1,4 +1,8 @@
-"""Hold the one resident engine and load it in the background, so a UI can come up at once.
+"""Hold the resident engine and load it in the background, so a UI can come up at once.
+
+A second model for the reviewer role, when the user names one, is a host of its own in `reviewer`:
+it starts loading once the coder is loaded, so it takes the VRAM the joint plan left it
+(models.pair_hosts).
 
 The engine is any models.chat_engine.ChatEngine: llama.cpp in this process, or a server reached
 over HTTP (then "loading" is reaching the server and learning its model).
@@ -35,6 +39,12 @@ class ModelHost:
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
         self.settings = EngineSettings()
+        self.reviewer: ModelHost | None = None  # None: the coder's model serves every role
+
+    @property
+    def reviewer_engine(self) -> ChatEngine | None:
+        """The reviewer's own model once loaded; None means: give the reviewer the coder's engine."""
+        return self.reviewer.engine if self.reviewer is not None else None
 
     @classmethod
     def for_path(cls, path_or_error: str | Exception, settings: EngineSettings) -> ModelHost:
@@ -74,6 +84,15 @@ class ModelHost:
         self._set_target(path_or_error, settings)
         self.start_loading()
 
+    def close(self) -> None:
+        """Unload (a reviewer model the user no longer wants); a load in flight finishes first."""
+        if self._thread is not None:
+            self._thread.join()
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            engine.close()
+        self._status = HostStatus("idle", "Unloaded.")
+
     def status(self) -> HostStatus:
         return self._status
 
@@ -108,6 +127,8 @@ class ModelHost:
             how = f"{where}, loaded in {report.load_s:.1f} s; {context}"
         self._status = HostStatus("ready", f"{name} ready ({how})", report)
         self._ready.set()
+        if self.reviewer is not None:
+            self.reviewer.start_loading()
 
     def _progress(self, text: str) -> None:
         self._status = HostStatus("loading", text)
