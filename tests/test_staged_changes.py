@@ -1,0 +1,95 @@
+"""Review before write (issue 40 item 3), the tools side: a staged run changes nothing on disk;
+accepting a file (or some of its hunks) writes it as an undoable run; rejecting drops it; a file
+edited since is merged, or refused on the same lines with nothing written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tools.run_snapshot import RunSnapshots
+from tools.staged_changes import StagedChanges, StagedFile, StagingError
+
+BASE = "".join(f"line {i}\n" for i in range(1, 21))
+PROPOSED = BASE.replace("line 2\n", "line two\n").replace("line 18\n", "line eighteen\n")
+
+
+def files_now(ws: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(ws).as_posix(): p.read_bytes()
+        for p in sorted(ws.rglob("*"))
+        if p.is_file() and ".localcrew" not in p.relative_to(ws).parts
+    }
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    (tmp_path / "a.txt").write_text(BASE)
+    (tmp_path / "b.py").write_text("b = 1\n")
+    return tmp_path
+
+
+def staged(ws: Path) -> tuple[StagedChanges, str]:
+    staging = StagedChanges(ws)
+    stage_id = staging.stage(
+        "two edits and a new file",
+        [
+            StagedFile("a.txt", BASE, PROPOSED),
+            StagedFile("new.py", None, "n = 1\n"),
+            StagedFile("b.py", "b = 1\n", None),
+        ],
+    )
+    return staging, stage_id
+
+
+def test_staging_touches_nothing_and_lists_hunks(ws: Path) -> None:
+    before = files_now(ws)
+    staging, stage_id = staged(ws)
+    assert files_now(ws) == before
+    [(listed, label, files)] = staging.pending()
+    assert listed == stage_id and [f.rel for f in files] == ["a.txt", "new.py", "b.py"]
+    hunks = files[0].hunks()
+    assert len(hunks) == 2 and "+line two" in hunks[0].text() and "+line eighteen" in hunks[1].text()
+
+
+def test_accepting_one_hunk_writes_only_it_and_undo_takes_it_back(ws: Path) -> None:
+    staging, stage_id = staged(ws)
+    assert "1 of 2 hunks" in staging.accept(stage_id, "a.txt", [1])
+    assert (ws / "a.txt").read_text() == BASE.replace("line 18\n", "line eighteen\n")
+    assert [f.rel for f in staging.pending()[0][2]] == ["new.py", "b.py"]  # a.txt is decided
+    RunSnapshots(ws).undo()
+    assert (ws / "a.txt").read_text() == BASE
+
+
+def test_accept_creates_and_deletes_reject_drops(ws: Path) -> None:
+    staging, stage_id = staged(ws)
+    staging.accept(stage_id, "new.py")
+    assert (ws / "new.py").read_text() == "n = 1\n"
+    assert "rejected" in staging.reject(stage_id, "b.py")
+    assert (ws / "b.py").read_text() == "b = 1\n"
+    staging.accept(stage_id, "a.txt")
+    assert (ws / "a.txt").read_text() == PROPOSED and staging.pending() == []
+
+
+def test_a_file_edited_since_is_merged_or_refused(ws: Path) -> None:
+    staging, stage_id = staged(ws)
+    (ws / "a.txt").write_text(BASE.replace("line 10\n", "line 10  # mine\n"))
+    staging.accept(stage_id, "a.txt", [0])
+    assert (ws / "a.txt").read_text() == BASE.replace("line 10\n", "line 10  # mine\n").replace(
+        "line 2\n", "line two\n"
+    )
+    staging, stage_id = staged(ws)  # staged again, now from the file as it was before that edit
+    (ws / "a.txt").write_text(BASE.replace("line 18\n", "line 18  # mine\n"))
+    before = files_now(ws)
+    with pytest.raises(StagingError, match="same lines"):
+        staging.accept(stage_id, "a.txt")
+    assert files_now(ws) == before
+
+
+def test_a_created_file_is_not_written_over_something_already_there(ws: Path) -> None:
+    staging, stage_id = staged(ws)
+    (ws / "new.py").write_bytes(b"\x00binary of the user's")
+    with pytest.raises(StagingError):
+        staging.accept(stage_id, "new.py")
+    assert (ws / "new.py").read_bytes() == b"\x00binary of the user's"

@@ -1,0 +1,204 @@
+"""Review before write (issue 40 item 3): a run's changes held aside, accepted or rejected per file
+and per hunk, and nothing touches the project until accepted.
+
+A staged set lives under WORKSPACE/.localcrew/staged/<id>/: `staged.json` names each file with
+its text before the run (as the run saw it: `base`) and the run's proposal (`proposed`; None for a
+file the run deletes, `base` None for one it creates). Accepting writes through WorkspaceFiles
+(confined, atomic) inside a RunSnapshots run labelled with the request, so an accepted change is
+one Undo away like any run. The user may have edited a file since the run was staged: the chosen
+hunks are then merged into the file as it is now (tools/text_merge.py), and a same-lines conflict
+is refused with nothing written.
+
+Hunks are difflib's grouped opcodes (three lines of context, as in a unified diff), numbered from
+0 per file; accepting some of them applies only those, the rest stay as they were.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+import shutil
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from difflib import SequenceMatcher
+from pathlib import Path
+
+from tools.atomic_files import FileLock, atomic_write
+from tools.run_snapshot import RunSnapshots
+from tools.text_merge import merge3
+from tools.workspace_files import WorkspaceError, WorkspaceFiles, unified_diff
+
+MAX_TEXT_BYTES = 2 * 1024 * 1024
+
+
+class StagingError(RuntimeError):
+    """A staged change could not be accepted or read; the message says why. Nothing was written."""
+
+
+@dataclass(frozen=True)
+class Hunk:
+    index: int
+    old_start: int  # 1-based first line in the base
+    old_lines: list[str]
+    new_lines: list[str]
+    i1: int
+    i2: int
+    j1: int
+    j2: int
+
+    def text(self) -> str:
+        removed = "".join(f"-{line}" if line.endswith("\n") else f"-{line}\n" for line in self.old_lines)
+        added = "".join(f"+{line}" if line.endswith("\n") else f"+{line}\n" for line in self.new_lines)
+        return f"@@ hunk {self.index + 1} at line {self.old_start} @@\n{removed}{added}"
+
+
+@dataclass(frozen=True)
+class StagedFile:
+    rel: str
+    base: str | None  # None: the run creates it
+    proposed: str | None  # None: the run deletes it
+
+    def hunks(self) -> list[Hunk]:
+        old, new = _lines(self.base), _lines(self.proposed)
+        matcher = SequenceMatcher(None, old, new, autojunk=False)
+        hunks = []
+        for group in matcher.get_grouped_opcodes(0):
+            i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
+            hunks.append(Hunk(len(hunks), i1 + 1, old[i1:i2], new[j1:j2], i1, i2, j1, j2))
+        return hunks
+
+    def diff(self) -> str:
+        return unified_diff(self.rel, self.base, self.proposed)
+
+    def with_hunks(self, chosen: set[int]) -> str:
+        """The base with only the chosen hunks of the proposal applied."""
+        old, new = _lines(self.base), _lines(self.proposed)
+        out, pos = [], 0
+        for hunk in self.hunks():
+            if hunk.index in chosen:
+                out += old[pos : hunk.i1] + new[hunk.j1 : hunk.j2]
+                pos = hunk.i2
+        return "".join(out + old[pos:])
+
+
+def _lines(text: str | None) -> list[str]:
+    return (text or "").splitlines(keepends=True)
+
+
+class StagedChanges:
+    """The staged sets of one workspace: stage, list, accept, reject."""
+
+    def __init__(self, workspace: Path | str) -> None:
+        self.workspace = Path(workspace)
+        self.root = self.workspace / ".localcrew" / "staged"
+
+    def stage(self, label: str, files: list[StagedFile]) -> str:
+        """Keep a run's proposal aside; returns its id. The workspace is not touched."""
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        stage_id = f"{stamp}-{secrets.token_hex(3)}"
+        record = {
+            "label": label,
+            "staged": time.time(),
+            "files": [{"rel": f.rel, "base": f.base, "proposed": f.proposed} for f in files],
+        }
+        (self.root / stage_id).mkdir(parents=True)
+        atomic_write(self.root / stage_id / "staged.json", json.dumps(record))
+        return stage_id
+
+    def pending(self) -> list[tuple[str, str, list[StagedFile]]]:
+        """(id, label, files still waiting) of every staged set, newest first."""
+        out = []
+        for stage_id in sorted((p.parent.name for p in self.root.glob("*/staged.json")), reverse=True):
+            with contextlib.suppress(StagingError, KeyError, TypeError):  # a torn record: skipped
+                label, files = self._read(stage_id)
+                if files:
+                    out.append((stage_id, label, files))
+        return out
+
+    def _read(self, stage_id: str) -> tuple[str, list[StagedFile]]:
+        if "/" in stage_id or stage_id in ("", ".", ".."):
+            raise StagingError(f"no staged change {stage_id!r}")
+        try:
+            record = json.loads((self.root / stage_id / "staged.json").read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise StagingError(f"no staged change {stage_id!r}: {exc}") from exc
+        files = [StagedFile(f["rel"], f["base"], f["proposed"]) for f in record["files"]]
+        return record["label"], files
+
+    def _write(self, stage_id: str, label: str, files: list[StagedFile], staged: float) -> None:
+        if not files:
+            shutil.rmtree(self.root / stage_id, ignore_errors=True)  # all decided: nothing waits
+            return
+        record = {
+            "label": label,
+            "staged": staged,
+            "files": [{"rel": f.rel, "base": f.base, "proposed": f.proposed} for f in files],
+        }
+        atomic_write(self.root / stage_id / "staged.json", json.dumps(record))
+
+    def accept(self, stage_id: str, rel: str, hunks: list[int] | None = None) -> str:
+        """Write the file's proposal (only `hunks` of it when given) into the workspace, as an
+        undoable run; the file then leaves the staged set. Returns what was done."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with FileLock(self.root / "lock"):
+            label, files = self._read(stage_id)
+            staged = next((f for f in files if f.rel == rel), None)
+            if staged is None:
+                raise StagingError(f"{rel} is not waiting in that staged change")
+            chosen = set(range(len(staged.hunks()))) if hunks is None else set(hunks)
+            done = self._apply(label, staged, chosen)
+            rest = [f for f in files if f.rel != rel]
+            self._write(stage_id, label, rest, time.time())
+        return done
+
+    def reject(self, stage_id: str, rel: str) -> str:
+        """Drop the file's proposal; the workspace is not touched."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with FileLock(self.root / "lock"):
+            label, files = self._read(stage_id)
+            if not any(f.rel == rel for f in files):
+                raise StagingError(f"{rel} is not waiting in that staged change")
+            self._write(stage_id, label, [f for f in files if f.rel != rel], time.time())
+        return f"{rel}: rejected; the file was not touched"
+
+    def _text_now(self, rel: str) -> str | None:
+        """The file's text now; None when there is no file. One that cannot be read as text is
+        refused: writing over it could lose what the user has there."""
+        files = WorkspaceFiles(self.workspace)
+        try:
+            return files.read_text(rel, max_bytes=MAX_TEXT_BYTES)
+        except WorkspaceError as exc:
+            try:
+                files.lstat(rel)
+            except (WorkspaceError, ValueError, OSError):
+                return None
+            raise StagingError(f"{rel} is there but not readable as text ({exc}); not written") from None
+
+    def _apply(self, label: str, staged: StagedFile, chosen: set[int]) -> str:
+        now = self._text_now(staged.rel)
+        all_hunks = chosen >= set(range(len(staged.hunks())))
+        wanted = staged.proposed if all_hunks else staged.with_hunks(chosen)
+        if now != staged.base:  # edited since the run was staged: the chosen change merged in
+            if now is None or staged.base is None or wanted is None:
+                raise StagingError(f"{staged.rel} changed since the run was staged; not written")
+            merged = merge3(staged.base, now, wanted)
+            if merged.text is None:
+                raise StagingError(
+                    f"{staged.rel}: the proposal and your edit since touch the same lines"
+                    f" ({merged.where()}); not written"
+                )
+            wanted = merged.text
+        snaps = RunSnapshots(self.workspace)
+        run_id = snaps.begin_run(f"{label} (accepted: {staged.rel})")
+        try:
+            writer = WorkspaceFiles(self.workspace, before_write=snaps.record_write)
+            if wanted is None:
+                writer.delete(staged.rel)
+                return f"{staged.rel}: deleted, as the run proposed"
+            writer.write_text(staged.rel, wanted)
+        finally:
+            snaps.end_run(run_id)
+        part = "" if all_hunks else f" ({len(chosen)} of {len(staged.hunks())} hunks)"
+        return f"{staged.rel}: written{part}"
