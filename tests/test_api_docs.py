@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.api_docs import Query, lookup_error, lookup_names, queries_from_error
+from tools.api_docs import Query, library_names, lookup_error, lookup_names, queries_from_error
 from tools.sandbox import RunLimits
 
 KEYWORD_TRACEBACK = """Traceback (most recent call last):
@@ -75,6 +75,20 @@ def test_at_most_three_lookups_first_errors_first() -> None:
     assert [q.name for q in queries_from_error(text)] == ["m0", "m1", "m2"]
 
 
+@pytest.mark.parametrize(
+    ("request_text", "names"),
+    [
+        ("Write report.py that uses csv.DictWriter, and the json module for the config.", ["csv.DictWriter", "json"]),
+        ("Use argparse to read --name; with pathlib, write out.txt.", ["argparse", "pathlib"]),
+        ("Parse the date with datetime.strptime.", ["datetime.strptime"]),  # not datetime again
+        ("Write a script that prints the time in a random string.", []),  # words, not libraries
+        ("Save it to config.json and read data.csv.", []),  # file names
+    ],
+)
+def test_the_libraries_a_request_names(request_text: str, names: list[str]) -> None:
+    assert library_names(request_text) == names
+
+
 # ---------- looked up in the sandbox ----------
 def test_an_unexpected_keyword_gets_the_signature_and_the_close_parameter(tmp_path: Path) -> None:
     lookup = lookup_error(KEYWORD_TRACEBACK, tmp_path)
@@ -106,6 +120,14 @@ def test_a_c_function_reads_its_signature_from_its_docstring(tmp_path: Path) -> 
     assert doc.summary.startswith("Return True if S starts with the specified prefix")
 
 
+def test_a_method_named_through_its_module_is_found_on_the_modules_class(tmp_path: Path) -> None:
+    lookup = lookup_names(["datetime.strptime", "json.split"], tmp_path)
+    strptime, split = lookup.results
+    assert strptime.docs[0].name == "datetime.datetime.strptime" and "format" in strptime.docs[0].summary
+    assert not split.docs  # never str.split: json was named
+    assert "`json` has no attribute `split`." in lookup.text()
+
+
 def test_a_misspelt_module_and_name_get_close_names(tmp_path: Path) -> None:
     lookup = lookup_error(
         "ModuleNotFoundError: No module named 'datetimes'\n"
@@ -128,7 +150,11 @@ def test_the_workspaces_own_modules_are_read_as_the_checks_see_them(tmp_path: Pa
     lookup = lookup_error("AttributeError: module 'stats' has no attribute 'meann'", tmp_path)
     assert not lookup.error, lookup.error
     (doc,) = lookup.results[0].docs
-    assert (doc.name, doc.signature, doc.summary) == ("stats.mean", "(values, *, skip_none=False)", "Average of the values.")
+    assert (doc.name, doc.signature, doc.summary) == (
+        "stats.mean",
+        "(values, *, skip_none=False)",
+        "Average of the values.",
+    )
 
 
 def test_an_import_runs_in_the_sandbox_and_changes_nothing(tmp_path: Path) -> None:

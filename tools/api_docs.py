@@ -179,6 +179,24 @@ def imported_modules(text: str) -> list[str]:
     return [name for name in dict.fromkeys(names) if not name.startswith(".")]
 
 
+# A library named in words: "use argparse", "with pathlib", "import re", "the csv module".
+_VERB_NAMED = re.compile(r"\b(?:use|using|with|import|from|via)\s+`?(\w+)`?", re.IGNORECASE)
+_MODULE_NAMED = re.compile(r"\bthe\s+`?(\w+)`?\s+(?:module|library|package)\b", re.IGNORECASE)
+_DOTTED = re.compile(r"\b([a-z_]\w*(?:\.[A-Za-z_]\w*)+)")
+
+
+def library_names(request: str) -> list[str]:
+    """The standard-library APIs a request names, most specific first: `csv.DictWriter`, then
+    "the csv module", "using argparse". Plain words that are also module names (time, string,
+    random) count only in those phrasings; a module named with one of its APIs is left out."""
+    stdlib = sys.stdlib_module_names
+    dotted = [name for name in _DOTTED.findall(request) if name.split(".")[0] in stdlib]
+    named = _VERB_NAMED.findall(request) + _MODULE_NAMED.findall(request)
+    covered = {name.split(".")[0] for name in dotted}
+    modules = [name for name in named if name in stdlib and name not in covered]
+    return list(dict.fromkeys([*dotted, *modules]))
+
+
 def lookup_error(
     error_text: str,
     workspace: Path,

@@ -67,24 +67,29 @@ def _classes_of(modules):
 
 
 def resolve(name, hints):
-    """(the name as found, the object), or (None, None): dotted from an import, else from the hints,
-    the built-in types and the hinted modules' classes."""
+    """(the name as found, the object), or (None, None): dotted from an import (or a class of the
+    imported module: datetime.strptime), else from the hints, the built-in types and the hinted
+    modules' classes."""
     parts = name.split(".")
     module, used = _import_prefix(parts)
     if module is not None:
         try:
             return name, _walk(module, parts[used:])
         except AttributeError:
-            pass
+            return _first_found(parts[used:], list(_classes_of([module])))
     modules = _hint_modules(hints)
     spaces = [(m.__name__, m) for m in modules] + [(t.__name__, t) for t in BUILTIN_TYPES]
-    for prefix, space in [*spaces, *_classes_of(modules)]:
+    return _first_found(parts, [*spaces, *_classes_of(modules)])
+
+
+def _first_found(parts, spaces):
+    for prefix, space in spaces:
         try:
             found = _walk(space, parts)
         except AttributeError:
             continue
-        shown = name if space is builtins else f"{prefix}.{name}"
-        return shown, found
+        rest = ".".join(parts)
+        return (rest if space is builtins else f"{prefix}.{rest}"), found
     return None, None
 
 
