@@ -27,6 +27,9 @@ def _sidebar_outputs(view: RunView) -> tuple[str, list[list[str]], str]:
     return timeline_html(view.timeline), context_rows(view.context), source
 
 
+EMPTY_SIDEBAR = (timeline_html([]), [], "", [])
+
+
 class CrewChat:
     """The handlers, with what they share: one conversation per workspace (shared by the tabs) and
     each browser session's withdrawn request texts."""
@@ -35,13 +38,23 @@ class CrewChat:
         self.state = state
         self._chats: dict[Path, ChatStore] = {}
         self._withdrawn: dict[str, list[str]] = {}  # per browser session, for its request box
+        self._live_workspace: Path | None = None  # where the session's live (or last) run ran
+
+    def sidebar_now(self) -> tuple[Any, ...]:
+        """The timeline and context of the running or last run, for a page that was reloaded (the
+        page is built empty) or follows a run from another tab: timeline, rows, source, hits."""
+        live = self.state.session.live
+        if live is None or self._live_workspace != self.state.workspace:
+            return EMPTY_SIDEBAR
+        view = live.snapshot()
+        return (*_sidebar_outputs(view), list(view.context))
 
     def store(self) -> ChatStore:
         return self._chats.setdefault(self.state.workspace, ChatStore(self.state.workspace))
 
-    def load_chat(self) -> tuple[list[dict[str, Any]], str]:
+    def load_chat(self) -> tuple[Any, ...]:
         messages, notice = self.store().load()
-        return messages, f"**Note:** {notice}" if notice else ""
+        return messages, f"**Note:** {notice}" if notice else "", *self.sidebar_now()
 
     def queue_state(self, owner: str, ticket: Ticket) -> tuple[str, Any]:
         """The line under the chat (place in the queue, or elapsed time and round) and Cancel."""
@@ -50,7 +63,7 @@ class CrewChat:
         if ticket.state == "waiting":
             text = f"Waiting for the model: {ticket.ahead} ahead of your request."
         elif ticket.state == "running":
-            text = session.progress.text()
+            text = session.progress.line()
             if mine:
                 text += f" · {mine} more of your requests waiting"
         else:
@@ -81,6 +94,7 @@ class CrewChat:
                     chat_now = store.load()[0] + view.messages
                     yield chat_now, box, skip, skip, skip, skip, line, cancel_button
             else:
+                self._live_workspace = self.state.workspace
                 lines, rows, source = _sidebar_outputs(view)
                 hit_rows = list(view.context)
                 chat_now = store.before(saver.handle) + view.messages
@@ -90,20 +104,21 @@ class CrewChat:
         if saver.handle is not None:  # the run is over: the line drops its timer (API callers get it all)
             yield *last, *self.queue_state(owner, ticket)
 
-    def watch(self, request: gr.Request) -> tuple[Any, Any]:
+    def watch(self, request: gr.Request) -> tuple[Any, ...]:
         """Another tab's run, or this page's own run from before a reload: the stored chat (saved
         every few seconds while it runs) and its progress."""
         session = self.state.session
         owner, live, skip = request.session_hash or "", session.live, gr.skip()
+        nothing = (skip,) * (2 + len(EMPTY_SIDEBAR))
         if live is None or session.waiting_count(owner):
-            return skip, skip  # nothing to watch, or this tab's waiting request shows its own chat
+            return nothing  # nothing to watch, or this tab's waiting request shows its own chat
         if live.ticket.owner == owner and not live.detached:
-            return skip, skip  # this tab streams it itself
+            return nothing  # this tab streams it itself
         if live.finished_at is not None and time.monotonic() - live.finished_at > WATCH_S:
-            return skip, skip
+            return nothing
         running = live.finished_at is None
-        line = f"{session.progress.text()} (started in another tab or before a reload)"
-        return self.store().load()[0], line if running else ""
+        line = f"{session.progress.line()} (started in another tab or before a reload)"
+        return self.store().load()[0], line if running else "", *self.sidebar_now()
 
     def withdraw(self, owner: str) -> int:
         withdrawn = self.state.session.withdraw(owner)
@@ -167,5 +182,6 @@ def wire_crew_chat(
     c.clear_chat.click(handlers.clear_conversation, None, [c.chat, c.run_line], api_name="clear_chat")
     # The Chatbot's own bin icon does the same.
     c.chat.clear(handlers.clear_conversation, None, [c.chat, c.run_line], api_visibility="private")
-    page.load(handlers.load_chat, None, [c.chat, c.run_line], api_visibility="private")
+    sidebar = [side.timeline, side.context, side.context_source, code.hits]
+    page.load(handlers.load_chat, None, [c.chat, c.run_line, *sidebar], api_visibility="private")
     return handlers

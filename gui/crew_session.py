@@ -58,13 +58,28 @@ class Progress:
             self.rounds = event.rounds or self.rounds
 
     def text(self) -> str:
-        elapsed = int(time.monotonic() - self.started)
-        parts = [f"Running {elapsed // 60}:{elapsed % 60:02d}"]
+        return self._line(_clock(int(time.monotonic() - self.started)))
+
+    def line(self) -> str:
+        """text() for the page: the clock ticks in the browser (editor_guard.KEYS_JS) from the
+        run's start in wall time, so it keeps time between the server's updates, which a busy
+        machine delays."""
+        elapsed = time.monotonic() - self.started
+        now = time.time()
+        clock = f'<span class="lc-clock" data-start="{now - elapsed:.3f}" data-now="{now:.3f}">'
+        return self._line(f"{clock}{_clock(int(elapsed))}</span>")
+
+    def _line(self, clock: str) -> str:
+        parts = [f"Running {clock}"]
         if self.round and self.rounds:
             parts.append(f"round {self.round} of {self.rounds}")
         if self.agent:
             parts.append(AGENT_TITLES.get(self.agent, self.agent.title()))
         return " · ".join(parts)
+
+
+def _clock(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 @dataclass

@@ -10,7 +10,7 @@ import gradio as gr
 from gui.editor_guard import after_disk_change
 from gui.ide_state import IdeState
 from gui.page_layout import TREE_GLOBS, CodeTab
-from gui.run_review import chosen_run, run_choices, run_files
+from gui.run_review import chosen_run, run_choices, run_diff, run_files
 from gui.workspace_actions import OpenedFile, language_for, last_run_diff
 
 
@@ -41,9 +41,10 @@ class DiskRefresh:
         """After a run or an undo: the tree, the diff, the run lists, and the editor (the new text,
         unless the user has unsaved edits, which stay)."""
         workspace = self.state.workspace
-        tree, diff_text = self.files_and_diff(request)
+        chosen = chosen_run(workspace, run_id)
+        tree, diff_text = self.fresh_tree(request), run_diff(workspace, chosen)  # the chosen run's diff
         review = gr.Dropdown(choices=run_files(workspace), value=None)
-        runs = gr.Dropdown(choices=run_choices(workspace), value=chosen_run(workspace, run_id))
+        runs = gr.Dropdown(choices=run_choices(workspace), value=chosen)
         change = after_disk_change(workspace, text or "", base or "", what)
         skip = gr.skip()
         if change.text is None:

@@ -14,7 +14,8 @@ from gui.workspace_actions import OpenedFile, disk_version, open_file
 
 UNSAVED_MARK = '<span class="lc-unsaved">● unsaved</span>'
 
-# Ctrl+S (Cmd+S) anywhere on the page clicks Save instead of the browser's "save page as".
+# Ctrl+S (Cmd+S) anywhere on the page clicks Save instead of the browser's "save page as"; and
+# the run line's clock ticks.
 KEYS_JS = """
 () => {
   document.addEventListener('keydown', (e) => {
@@ -23,6 +24,16 @@ KEYS_JS = """
       if (save) { e.preventDefault(); save.click(); }
     }
   }, true);
+  // The run clock (gui/crew_session.Progress.line): wall time since the run started, each second,
+  // offset by this browser's clock as it stood when the server last drew the line.
+  setInterval(() => {
+    document.querySelectorAll('.lc-clock').forEach((el) => {
+      const now = Date.now() / 1000;
+      if (!el.dataset.offset) { el.dataset.offset = String(now - Number(el.dataset.now)); }
+      const s = Math.max(0, Math.floor(now - Number(el.dataset.offset) - Number(el.dataset.start)));
+      el.textContent = Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
+    });
+  }, 1000);
 }
 """
 

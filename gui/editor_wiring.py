@@ -3,6 +3,7 @@ Discard edits and open, the unsaved marker, Save. Opening never drops unsaved ty
 
 from __future__ import annotations
 
+import stat
 from typing import Any
 
 import gradio as gr
@@ -10,7 +11,7 @@ import gradio as gr
 from gui.disk_refresh import DiskRefresh
 from gui.editor_guard import MARK_JS, is_dirty, refused_open
 from gui.ide_state import IdeState
-from gui.page_layout import CodeTab, Sidebar
+from gui.page_layout import EDITOR_TAB, CodeTab, Sidebar
 from gui.workspace_actions import OpenedFile, disk_version, language_for, open_file, relative_in, save_file
 from tools.search_hit import Hit
 from tools.workspace_files import WorkspaceError, WorkspaceFiles
@@ -27,6 +28,7 @@ SCROLL_TO_LINE_JS = """
 }
 """
 
+SHOW_EDITOR = gr.update(selected=EDITOR_TAB)  # an opened file is shown, even from the Last run tab
 EDITOR_OUTPUTS = 8  # editor, path, message, opened, baseline, unsaved, wanted, discard
 NO_CHANGE = (gr.skip(),) * EDITOR_OUTPUTS
 
@@ -85,13 +87,32 @@ class EditorFiles:
     ) -> tuple[Any, ...]:
         row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
         if not rows or row is None or row >= len(rows):
-            return (*NO_CHANGE, gr.skip())
+            return (*NO_CHANGE, gr.skip(), gr.skip())
         hit = rows[row]
         shown = self.show_file(hit.path, text, base, what)
         if not isinstance(shown[1], str):
-            return (*shown, gr.skip())  # unsaved edits: not opened
+            return (*shown, gr.skip(), SHOW_EDITOR)  # unsaved edits: not opened; the editor says why
         where = f"`{shown[1]}` lines {hit.start_line}-{hit.end_line}"
-        return (*shown[:2], where, *shown[3:], hit.start_line)
+        return (*shown[:2], where, *shown[3:], hit.start_line, SHOW_EDITOR)
+
+    def open_clicked(
+        self, text: str, base: str, what: OpenedFile | None, evt: gr.SelectData
+    ) -> tuple[Any, ...]:
+        """A click on a name in the tree (Gradio's explorer opened only on its checkbox)."""
+        rel = evt.value if isinstance(evt.value, str) else None
+        if not rel or self.is_folder(rel):
+            return (*NO_CHANGE, gr.skip())
+        return (*self.show_file(rel, text, base, what), SHOW_EDITOR)
+
+    def show_checked(self, selected: Any, text: str, base: str, what: OpenedFile | None) -> tuple[Any, ...]:
+        shown = self.show_file(selected, text, base, what)
+        return (*shown, gr.skip() if shown == NO_CHANGE else SHOW_EDITOR)
+
+    def is_folder(self, rel: str) -> bool:
+        try:
+            return stat.S_ISDIR(WorkspaceFiles(self.state.workspace).lstat(rel).st_mode)
+        except (WorkspaceError, ValueError, OSError):
+            return False
 
 
 def wire_editor(state: IdeState, code: CodeTab, side: Sidebar, disk: DiskRefresh) -> None:
@@ -101,7 +122,11 @@ def wire_editor(state: IdeState, code: CodeTab, side: Sidebar, disk: DiskRefresh
     now = [e.editor, e.baseline, e.opened]
     # No progress overlay: opening is quick, and the overlay hid the unsaved marker meanwhile.
     code.explorer.change(
-        handlers.show_file, [code.explorer, *now], outputs, api_visibility="private", show_progress="hidden"
+        handlers.show_checked, [code.explorer, *now], [*outputs, code.tabs], api_visibility="private",
+        show_progress="hidden",
+    )  # fmt: skip
+    code.explorer.select(
+        handlers.open_clicked, now, [*outputs, code.tabs], api_visibility="private", show_progress="hidden"
     )
     e.open_path.submit(handlers.open_typed, [e.open_path, *now], outputs, api_visibility="private")
     e.discard.click(handlers.discard_and_open, e.wanted, outputs, api_visibility="private")
@@ -117,5 +142,5 @@ def wire_editor(state: IdeState, code: CodeTab, side: Sidebar, disk: DiskRefresh
     ).then(disk.fresh_tree, None, code.explorer, api_visibility="private")
     line = gr.Number(visible=False)
     side.context.select(
-        handlers.open_hit, [code.hits, *now], [*outputs, line], api_visibility="private"
+        handlers.open_hit, [code.hits, *now], [*outputs, line, code.tabs], api_visibility="private"
     ).then(None, line, None, js=SCROLL_TO_LINE_JS)

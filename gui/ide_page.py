@@ -19,7 +19,8 @@ from gui.editor_wiring import wire_editor
 from gui.ide_state import IdeState
 from gui.last_run_wiring import wire_last_run
 from gui.model_tab import build_model_tab, wire_model_tab
-from gui.page_layout import CodeTab, Header, build_code_tab, build_header, build_sidebar
+from gui.page_layout import CodeTab, Header, Sidebar, build_code_tab, build_header, build_sidebar
+from gui.review_tab import wire_review_tab
 from gui.settings_tab import build_settings_tab, wire_settings_tab
 from gui.sidebar_html import SIDEBAR_CSS
 from gui.status_line import status_html
@@ -53,20 +54,29 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         disk = DiskRefresh(state, code)
         chat = wire_crew_chat(page, state, code, side, disk)
         wire_last_run(page, state, code, disk)
+        wire_review_tab(page, state, code.review, disk.then_refresh)
         wire_editor(state, code, side, disk)
         wire_model_tab(state, model)
         wire_settings_tab(state, settings, code, disk, chat)
-        wire_live_status(state, header, code, chat)
+        wire_live_status(state, header, code, side, chat)
     return page
 
 
-def wire_live_status(state: IdeState, header: Header, code: CodeTab, chat: CrewChat) -> None:
-    """The timers: another tab's run in this chat, the status line, and the indexing buttons."""
+def wire_live_status(state: IdeState, header: Header, code: CodeTab, side: Sidebar, chat: CrewChat) -> None:
+    """The timers: another tab's run in this chat (and its sidebar), the status line, and the
+    indexing buttons."""
+    watched = [
+        code.chat.chat,
+        code.chat.run_line,
+        side.timeline,
+        side.context,
+        side.context_source,
+        code.hits,
+    ]
     watch_timer = gr.Timer(WATCH_S)
     watch_timer.tick(
-        chat.watch, None, [code.chat.chat, code.chat.run_line], api_visibility="private",
-        show_progress="hidden", concurrency_limit=None,
-    )  # fmt: skip
+        chat.watch, None, watched, api_visibility="private", show_progress="hidden", concurrency_limit=None
+    )
 
     def status_now() -> tuple[str, Any, Any]:
         index = state.index

@@ -17,10 +17,10 @@ from gui.run_review import (
     redo_run,
     reject_file,
     run_choices,
+    run_diff,
     run_files,
     undo_run,
 )
-from gui.workspace_actions import last_run_diff
 
 
 class LastRunActions:
@@ -30,11 +30,15 @@ class LastRunActions:
     def last_run_now(self) -> tuple[str, Any, Any]:
         # The layout is built once at start: a reloaded page would show the diff and runs of then.
         workspace = self.state.workspace
+        chosen = newest_undoable(workspace)
         return (
-            last_run_diff(workspace),
+            run_diff(workspace, chosen),
             gr.Dropdown(choices=run_files(workspace), value=None),
-            gr.Dropdown(choices=run_choices(workspace), value=newest_undoable(workspace)),
+            gr.Dropdown(choices=run_choices(workspace), value=chosen),
         )
+
+    def chosen_diff(self, run_id: str | None) -> str:
+        return run_diff(self.state.workspace, run_id or None)
 
     def undo_chosen(
         self, run_id: str | None, agreed: PendingUndo | None, request: gr.Request
@@ -46,33 +50,48 @@ class LastRunActions:
                 message, pending = "A crew request is running or waiting; undo when it ends.", None
             else:
                 message, pending = undo_run(self.state.workspace, run_id or None, agreed)
-        asking = gr.Button(visible=pending is not None)
-        if pending is not None:
-            yes = gr.Button(f"Delete {len(pending.delete)} and undo", visible=True)
-            return message, pending, yes, asking
-        return message, None, gr.Button(visible=False), asking
+        return self.asked(message, pending, "undo")
+
+    @staticmethod
+    def asked(message: str, pending: PendingUndo | None, verb: str) -> tuple[Any, ...]:
+        """The message, and the yes / no buttons while a deletion waits for the user's yes."""
+        if pending is None:
+            return message, None, gr.Button(visible=False), gr.Button(visible=False)
+        yes = gr.Button(f"Delete {len(pending.delete)} and {verb}", visible=True)
+        return message, pending, yes, gr.Button(visible=True)
 
     def undo_asking(self, run_id: str | None, request: gr.Request) -> tuple[Any, ...]:
         return self.undo_chosen(run_id, None, request)
 
     def undo_agreed(self, agreed: PendingUndo | None, request: gr.Request) -> tuple[Any, ...]:
+        if agreed is not None and agreed.reject:  # the yes to a Reject that deletes its file
+            return self.reject_chosen(agreed.reject, agreed, request)
         return self.undo_chosen(agreed.run_id if agreed else None, agreed, request)
 
     @staticmethod
     def keep_everything() -> tuple[Any, ...]:
-        return "Nothing was undone.", None, gr.Button(visible=False), gr.Button(visible=False)
+        return "Nothing was undone or rejected.", None, gr.Button(visible=False), gr.Button(visible=False)
 
-    def review_action(self, action: Any, *args: Any) -> str:
+    def redo(self, run_id: str | None) -> tuple[str, Any]:
+        """Redo; the run chooser then shows the redone run (Undo is one click away again)."""
         with self.state.session.exclusive() as free:
             if not free:
-                return "A crew request is running or waiting; try again when it ends."
-            return action(self.state.workspace, *args)
+                return "A crew request is running or waiting; try again when it ends.", gr.skip()
+            message, redone = redo_run(self.state.workspace, run_id or None)
+        return message, redone if redone else gr.skip()
 
-    def redo(self, run_id: str | None) -> str:
-        return self.review_action(redo_run, run_id or None)
+    def reject_chosen(
+        self, rel: str | None, agreed: PendingUndo | None, request: gr.Request
+    ) -> tuple[Any, ...]:
+        with self.state.session.exclusive(request.session_hash or "") as free:
+            if not free:
+                message, pending = "A crew request is running or waiting; try again when it ends.", None
+            else:
+                message, pending = reject_file(self.state.workspace, rel, agreed)
+        return self.asked(message, pending, "reject")
 
-    def reject(self, rel: str | None) -> str:
-        return self.review_action(reject_file, rel)
+    def reject(self, rel: str | None, request: gr.Request) -> tuple[Any, ...]:
+        return self.reject_chosen(rel, None, request)
 
 
 def wire_last_run(page: gr.Blocks, state: IdeState, code: CodeTab, disk: DiskRefresh) -> None:
@@ -80,22 +99,21 @@ def wire_last_run(page: gr.Blocks, state: IdeState, code: CodeTab, disk: DiskRef
     page.load(
         actions.last_run_now, None, [tab.diff, tab.reject_choice, tab.run_choice], api_visibility="private"
     )
-    undo_outputs = [tab.undo_message, tab.pending_undo, tab.confirm_undo, tab.keep_all]
+    tab.run_choice.input(actions.chosen_diff, tab.run_choice, tab.diff, api_visibility="private")
+    asking = [tab.undo_message, tab.pending_undo, tab.confirm_undo, tab.keep_all]
     queued = {"concurrency_id": MODEL_GROUP}
-    disk.then_refresh(
-        tab.undo.click(actions.undo_asking, tab.run_choice, undo_outputs, api_name="undo", **queued)
-    )
+    disk.then_refresh(tab.undo.click(actions.undo_asking, tab.run_choice, asking, api_name="undo", **queued))
     disk.then_refresh(
         tab.confirm_undo.click(
-            actions.undo_agreed, tab.pending_undo, undo_outputs, api_name="undo_confirm", **queued
+            actions.undo_agreed, tab.pending_undo, asking, api_name="undo_confirm", **queued
         )
     )
-    tab.keep_all.click(actions.keep_everything, None, undo_outputs, api_visibility="private")
+    tab.keep_all.click(actions.keep_everything, None, asking, api_visibility="private")
     disk.then_refresh(
-        tab.redo.click(actions.redo, tab.run_choice, tab.undo_message, api_name="redo", **queued)
+        tab.redo.click(
+            actions.redo, tab.run_choice, [tab.undo_message, tab.run_choice], api_name="redo", **queued
+        )
     )
     disk.then_refresh(
-        tab.reject.click(
-            actions.reject, tab.reject_choice, tab.undo_message, api_name="reject_file", **queued
-        )
+        tab.reject.click(actions.reject, tab.reject_choice, asking, api_name="reject_file", **queued)
     )

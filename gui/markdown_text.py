@@ -25,8 +25,14 @@ def literal(text: str) -> str:
     return _ENTITY.sub("&amp;", escaped).replace("<", "&lt;")
 
 
-def quoted(text: str) -> str:
-    """A label in quotes, as text."""
+QUOTE_CHARS = 200  # a request quoted in a message: enough to recognise it, not a pasted file
+
+
+def quoted(text: str, limit: int = QUOTE_CHARS) -> str:
+    """A label in quotes, as text; a long one is cut (the whole request is in the chat)."""
+    text = " ".join(text.split()) if len(text) > limit else text
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
     return f"'{literal(text)}'"
 
 

@@ -13,16 +13,23 @@ import gradio as gr
 from gui.exact_code import ExactCode
 from gui.file_tree import ConfinedFileExplorer
 from gui.ide_state import IdeState
-from gui.run_review import newest_undoable, run_choices, run_files
+from gui.review_tab import ReviewTab, build_review_tab
+from gui.run_review import newest_undoable, run_choices, run_diff, run_files
 from gui.sidebar_html import timeline_html
 from gui.status_line import status_html
-from gui.workspace_actions import last_run_diff
 
+# An empty chat says what to do, with a request that works on the small default model.
+EMPTY_CHAT = (
+    "**Ask the crew for a change to this workspace.** For example:\n\n"
+    "*Write fizzbuzz.py that prints FizzBuzz for 1..15, with a test.*\n\n"
+    "It plans, writes, runs the checks and reviews; **Undo** in *Last run* takes a run back."
+)
 CONTEXT_HEADERS = ["file:lines", "symbol", "score", "snippet"]
 # Two globs that match the same files: Gradio's FileExplorer re-lists its folder only when root_dir,
 # glob or ignore_glob change (gradio issues 7788, 9785), so each refresh swaps to the other one.
 TREE_GLOBS = ("**/*", "*/*")
 MODEL_GROUP = "model"  # one queue slot for loads and undos; runs wait in CrewSession's own queue
+EDITOR_TAB = "editor-tab"
 CHAT_HEIGHT = 330  # with the run line (two lines), the request box and Send: fits a 768-pixel screen
 
 
@@ -86,6 +93,8 @@ class CodeTab:
     editor: EditorTab
     last_run: LastRunTab
     hits: Any  # State: the retrieved chunks of the last run, for click-to-open
+    tabs: Any  # Editor / Last run / Review: opening a file shows the Editor
+    review: ReviewTab
 
 
 def build_header(state: IdeState) -> Header:
@@ -133,17 +142,21 @@ def build_code_tab(state: IdeState) -> CodeTab:
         refresh = gr.Button("Refresh files", size="sm", elem_id="refresh-files")
     with gr.Column(scale=3, min_width=300):
         chat = _chat_column()
-    with gr.Column(scale=3, min_width=300), gr.Tabs():
-        with gr.Tab("Editor", id="editor-tab"):
+    with gr.Column(scale=3, min_width=300), gr.Tabs(elem_id="code-tabs") as tabs:
+        with gr.Tab("Editor", id=EDITOR_TAB):
             editor = _editor_tab()
         with gr.Tab("Last run", id="diff-tab"):
             last_run = _last_run_tab(state)
-    return CodeTab(explorer, refresh, chat, editor, last_run, hits)
+        with gr.Tab("Review", id="review-tab"):
+            review = build_review_tab(state)
+    return CodeTab(explorer, refresh, chat, editor, last_run, hits, tabs, review)
 
 
 def _chat_column() -> ChatColumn:
     # Sized so that Send stays above the fold at 1366x768 with the sidebar open.
-    chat = gr.Chatbot(label="Crew", height=CHAT_HEIGHT, elem_id="chat", buttons=["copy"])
+    chat = gr.Chatbot(
+        label="Crew", height=CHAT_HEIGHT, elem_id="chat", buttons=["copy"], placeholder=EMPTY_CHAT
+    )
     run_line = gr.Markdown("", elem_id="run-line")
     request = gr.Textbox(
         placeholder="Ask the crew, e.g. Write fizzbuzz.py that prints FizzBuzz for 1..15",
@@ -209,7 +222,7 @@ def _last_run_tab(state: IdeState) -> LastRunTab:
             elem_id="reject-file", scale=3,
         )  # fmt: skip
         reject = gr.Button("Reject this file", size="sm", elem_id="reject", scale=1)
-    diff = gr.Markdown(last_run_diff(state.workspace), elem_id="diff")
+    diff = gr.Markdown(run_diff(state.workspace, newest_undoable(state.workspace)), elem_id="diff")
     return LastRunTab(
         run_choice,
         undo,

@@ -10,12 +10,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from gui.markdown_text import quoted
+from gui.markdown_text import literal, quoted
+from gui.workspace_actions import coloured_diff, last_run_diff
 from tools.run_snapshot import (
     NothingToUndoError,
+    RejectNeedsConfirmationError,
     RunInfo,
     RunSnapshots,
     SnapshotError,
+    UndoConflictError,
     UndoNeedsConfirmationError,
     UndoPlan,
     UndoResult,
@@ -27,10 +30,12 @@ LABEL_CHARS = 60  # a run's request in the chooser: enough to recognise it
 
 @dataclass(frozen=True)
 class PendingUndo:
-    """An undo waiting for the user's yes: the run, and the deletions they are asked to agree to."""
+    """An undo (or a Reject) waiting for the user's yes: the run, and the deletions they are asked
+    to agree to. `reject`: the file of a Reject that would delete it; empty for an undo."""
 
     run_id: str
     delete: list[str]
+    reject: str = ""
 
 
 def _on_snapshots(workspace: Path, action: Callable[[RunSnapshots], T], failed: str) -> T | str:
@@ -54,7 +59,9 @@ def _run_label(info: RunInfo) -> str:
     request = " ".join(info.label.split())
     if len(request) > LABEL_CHARS:
         request = request[: LABEL_CHARS - 1] + "…"
-    files = ", ".join(info.files_written[:3]) + ("…" if len(info.files_written) > 3 else "")
+    # The files it changed (a file written back as it was is not named), in the order written.
+    changed = [rel for rel in info.files_written if info.changed is None or rel in info.changed]
+    files = ", ".join(changed[:3]) + ("…" if len(changed) > 3 else "")
     if info.changed == []:  # wrote files back as they were, or wrote none: undoing it changes nothing
         files = "changed nothing"
     parts = [when, request, files or "no file written"]
@@ -115,10 +122,23 @@ def run_files(workspace: Path) -> list[str]:
     return [rel for rel in info.files_written if info.changed is None or rel in info.changed]
 
 
-def reject_file(workspace: Path, rel: str | None) -> str:
+def reject_file(
+    workspace: Path, rel: str | None, agreed: PendingUndo | None = None
+) -> tuple[str, PendingUndo | None]:
+    """Reject one file of the last run. A file the run created would be deleted: as Undo, that
+    waits for the user's yes (`agreed`, a PendingUndo naming that file). Returns (message, pending)."""
     if not rel:
-        return "Choose a file of the last run to reject."
-    return _on_snapshots(workspace, lambda snaps: f"Rejected {snaps.reject_file(rel)}.", "Not rejected: {}.")
+        return "Choose a file of the last run to reject.", None
+    confirmed = agreed is not None and agreed.reject == rel
+    try:
+        return f"Rejected {RunSnapshots(workspace).reject_file(rel, confirm_delete=confirmed)}.", None
+    except RejectNeedsConfirmationError as exc:
+        asked = f"**Reject `{exc.rel}`?** The last run created it, so rejecting it **deletes** it."
+        return asked, PendingUndo("", [exc.rel], reject=exc.rel)
+    except NothingToUndoError as exc:
+        return str(exc).capitalize() + ".", None
+    except (SnapshotError, OSError) as exc:
+        return f"Not rejected: {exc}.", None
 
 
 def plan_text(plan: UndoPlan) -> str:
@@ -134,6 +154,11 @@ def plan_text(plan: UndoPlan) -> str:
         if plan.delete
         else "Deletes nothing."
     )
+    if plan.merged:
+        lines.append(
+            "Changed again since the run, so only the run's change is taken out (the later edits"
+            f" stay): {_named(plan.merged)}."
+        )
     if plan.kept:
         lines.append("Kept as they are now: " + "; ".join(plan.kept))
     return "\n\n".join(lines)
@@ -143,6 +168,8 @@ def _undone_text(result: UndoResult) -> str:
     restored = _named(result.restored) or "nothing"
     deleted = f"; deleted {_named(result.deleted)}" if result.deleted else ""
     text = f"Undid {quoted(result.label)}: put back {restored}{deleted}. Redo brings the run back."
+    if result.merged:
+        text += f" In {_named(result.merged)} only the run's change was taken out: the later edits stay."
     if result.not_restored:
         text += " Kept as they are now: " + "; ".join(result.not_restored)
     return text
@@ -165,6 +192,12 @@ def undo_run(
         if agreed is not None:  # the workspace changed since the question
             asked = "The workspace changed since you were asked; here is the undo as it is now.\n\n" + asked
         return asked, PendingUndo(plan.run_id, list(plan.delete))
+    except UndoConflictError as exc:
+        where = literal("; ".join(exc.conflicts))
+        return (
+            f"**Not undone.** The change of {quoted(exc.label)} and a later edit touch the same lines in"
+            f" {where}. Nothing was changed: edit those lines by hand, or undo the later run first."
+        ), None
     except NothingToUndoError as exc:
         return str(exc).capitalize() + ".", None
     except (SnapshotError, OSError) as exc:
@@ -172,22 +205,38 @@ def undo_run(
     return _undone_text(result), None
 
 
-def redo_run(workspace: Path, run_id: str | None = None) -> str:
-    """Redo the chosen run if it is undone, else the run undone last."""
+def redo_run(workspace: Path, run_id: str | None = None) -> tuple[str, str | None]:
+    """Redo the chosen run if it is undone, else the run undone last. Returns the message and
+    the redone run's id (the run chooser follows it), or None when nothing was redone."""
+    redone: list[str] = []
 
     def redo(snaps: RunSnapshots) -> UndoResult:
         chosen = next((r for r in snaps.runs() if r.id == run_id), None)
-        return snaps.redo(run_id if chosen is not None and chosen.undone else None)
+        result = snaps.redo(run_id if chosen is not None and chosen.undone else None)
+        redone.append(result.run_id)
+        return result
 
     result = _on_snapshots(workspace, redo, "Redo failed: {}")
     if isinstance(result, str):
-        return result
+        return result, None
     changed = ", ".join(result.restored + result.deleted) or "nothing to change"
     text = f"Redid {quoted(result.label)}: {changed}."
+    if result.merged:
+        text += f" In {_named(result.merged)} the run's change was merged with the later edits."
     if result.not_restored:
         text += " Kept as they are now: " + "; ".join(result.not_restored)
-    return text
+    return text, redone[0]
 
 
-def redo_last_undo(workspace: Path) -> str:
-    return redo_run(workspace, None)
+def run_diff(workspace: Path, run_id: str | None) -> str:
+    """The chosen run's change as a coloured diff (none chosen: the last run's)."""
+    if not run_id:
+        return last_run_diff(workspace)
+    try:
+        info, diff = RunSnapshots(workspace).run_diff(run_id)
+    except (SnapshotError, OSError) as exc:
+        return f"Cannot read that run: {exc}"
+    if info is None:
+        return last_run_diff(workspace)
+    state = " (undone)" if info.undone else ""
+    return f"Run: {quoted(info.label)}{state}\n\n" + (coloured_diff(diff) if diff else "(no file changes)")

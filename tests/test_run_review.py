@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui.run_review import newest_undoable, run_choices, run_files, undo_run
+from gui.run_review import (
+    newest_undoable,
+    redo_run,
+    reject_file,
+    run_choices,
+    run_diff,
+    run_files,
+    undo_run,
+)
 from tools.run_snapshot import RunSnapshots
 from tools.workspace_files import WorkspaceFiles
 
@@ -46,3 +54,40 @@ def test_reject_lists_only_the_files_the_last_run_changed(tmp_path: Path) -> Non
     assert run_files(tmp_path) == ["b.py"]
     run(tmp_path, "look again", {"a.py": "x = 1\n"})
     assert run_files(tmp_path) == []
+
+
+def test_the_run_chooser_names_only_the_files_a_run_changed(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    run_id = run(tmp_path, "change b.py", {"a.py": "x = 1\n", "b.py": "y = 3\n"})
+    label = dict((rid, text) for text, rid in run_choices(tmp_path))[run_id]
+    assert "b.py" in label and "a.py" not in label
+
+
+def test_reject_asks_before_deleting_a_file_the_run_created(tmp_path: Path) -> None:
+    run(tmp_path, "add helper", {"helper.py": "h = 1\n"})
+    message, pending = reject_file(tmp_path, "helper.py")
+    assert pending is not None and pending.reject == "helper.py" and "deletes" in message
+    assert (tmp_path / "helper.py").read_text() == "h = 1\n"  # asking changed nothing
+    message, pending = reject_file(tmp_path, "helper.py", pending)
+    assert pending is None and "removed" in message and not (tmp_path / "helper.py").exists()
+
+
+def test_undo_with_a_same_lines_conflict_says_so_and_changes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    run_id = run(tmp_path, "x to 2", {"a.py": "x = 2\n"})
+    (tmp_path / "a.py").write_text("x = 5  # mine\n")
+    message, pending = undo_run(tmp_path, run_id, None)
+    assert pending is None and message.startswith("**Not undone.**") and "a.py (line 1)" in message
+    assert (tmp_path / "a.py").read_text() == "x = 5  # mine\n"
+
+
+def test_redo_names_the_redone_run_and_each_run_shows_its_own_diff(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    first = run(tmp_path, "x to 2", {"a.py": "x = 2\n"})
+    second = run(tmp_path, "add b", {"b.py": "b = 1\n"})
+    assert "x = 2" in run_diff(tmp_path, first) and "b = 1" not in run_diff(tmp_path, first)
+    assert "b = 1" in run_diff(tmp_path, second)
+    undo_run(tmp_path, first, None)
+    assert "(undone)" in run_diff(tmp_path, first)
+    message, redone = redo_run(tmp_path, second)  # `second` is not undone: the undone one comes back
+    assert redone == first and message.startswith("Redid") and (tmp_path / "a.py").read_text() == "x = 2\n"

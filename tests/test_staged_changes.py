@@ -93,3 +93,12 @@ def test_a_created_file_is_not_written_over_something_already_there(ws: Path) ->
     with pytest.raises(StagingError):
         staging.accept(stage_id, "new.py")
     assert (ws / "new.py").read_bytes() == b"\x00binary of the user's"
+
+
+def test_auto_review_is_for_changes_to_more_than_one_existing_file() -> None:
+    from tools.staged_changes import needs_review
+
+    one_edit = [StagedFile("a.py", "a\n", "b\n"), StagedFile("new.py", None, "n\n")]
+    two_edits = [*one_edit, StagedFile("b.py", "b\n", "c\n")]
+    assert not needs_review("auto", one_edit) and needs_review("auto", two_edits)
+    assert needs_review("always", one_edit) and not needs_review("never", two_edits)

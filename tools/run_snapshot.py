@@ -70,6 +70,11 @@ STATCACHE_STABLE_NS = 2_000_000_000  # files changed this recently are always re
 RESTORE_LOG = "restoring.log"  # an undo, redo or reject in progress (tools/snapshot_restore.py)
 
 
+def _shown(label: str, limit: int = 200) -> str:
+    """A run's request in a message: quoted, and cut when long (a request can be a pasted file)."""
+    return repr(label if len(label) <= limit else label[: limit - 1] + "…")
+
+
 class SnapshotError(RuntimeError):
     """A snapshot or undo could not be done; the message says why."""
 
@@ -96,18 +101,18 @@ class UndoConflictError(SnapshotError):
 
     def __init__(self, label: str, conflicts: list[str], action: str = "undo") -> None:
         super().__init__(
-            f"{action} of {label!r} not done: the run's change and a later edit touch the same lines in "
-            + "; ".join(conflicts)
+            f"{action} of {_shown(label)} not done: the run's change and a later edit touch the same"
+            f" lines in {'; '.join(conflicts)}"
             + ". Nothing was changed. Edit those lines by hand, or undo the later run first."
         )
-        self.conflicts = conflicts
+        self.label, self.conflicts = label, conflicts
 
 
 class RejectNeedsConfirmationError(SnapshotError):
     """Rejecting the file would delete it (the run created it); nothing was changed."""
 
     def __init__(self, rel: str, label: str) -> None:
-        super().__init__(f"rejecting {rel} would delete it (the run {label!r} created it); not confirmed")
+        super().__init__(f"rejecting {rel} would delete it (the run {_shown(label)} made it); not confirmed")
         self.rel = rel
 
 
@@ -115,7 +120,7 @@ class UndoNeedsConfirmationError(SnapshotError):
     """The undo would delete files the caller did not agree to delete; nothing was changed."""
 
     def __init__(self, plan: UndoPlan) -> None:
-        super().__init__(f"undoing {plan.label!r} would delete {', '.join(plan.delete)}; not confirmed")
+        super().__init__(f"undoing {_shown(plan.label)} would delete {', '.join(plan.delete)}; not confirmed")
         self.plan = plan
 
 
@@ -152,7 +157,7 @@ class UndoResult:
             return f" ({shown})" if paths else ""
 
         text = (
-            f"undid {self.label!r}: {len(self.restored)} restored{named(self.restored)}, "
+            f"undid {_shown(self.label)}: {len(self.restored)} restored{named(self.restored)}, "
             f"{len(self.deleted)} deleted{named(self.deleted)}"
         )
         if self.merged:
@@ -332,7 +337,7 @@ class RunSnapshots:
             raise SnapshotError(f"no run {run_id!r} in this workspace's history")
         if chosen.undone:
             raise NothingToUndoError(
-                f"nothing to undo: {chosen.label!r} is already undone (Redo brings it back)"
+                f"nothing to undo: {_shown(chosen.label)} is already undone (Redo brings it back)"
             )
         return chosen
 
@@ -513,7 +518,8 @@ class RunSnapshots:
                 manifest = _Tree.from_json(json.loads((run_dir / "manifest.json").read_text("utf-8")))
                 undone_from = _Tree.from_json(json.loads((run_dir / "before_undo.json").read_text("utf-8")))
             except (OSError, ValueError, KeyError) as exc:
-                raise SnapshotError(f"the undo of {info.label!r} left no record to redo from: {exc}") from exc
+                why = f"the undo of {_shown(info.label)} left no record to redo from: {exc}"
+                raise SnapshotError(why) from exc
             # What the undo aimed at, computed as undo() did, so redo touches only what it changed.
             left_by_undo = manifest
             aim_path, after_path = run_dir / "undo_aim.json", run_dir / "after.json"

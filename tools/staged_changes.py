@@ -83,6 +83,18 @@ class StagedFile:
         return "".join(out + old[pos:])
 
 
+REVIEW_MODES = ("auto", "always", "never")
+
+
+def needs_review(mode: str, files: list[StagedFile]) -> bool:
+    """Whether a run's changes wait for review: "always", "never", or "auto" (the default): when
+    they change more than one file that existed before the run (one new or one edited file is
+    quick to judge after the fact and one Undo away; edits across files are where runs went wrong)."""
+    if mode == "never" or not files:
+        return False
+    return mode == "always" or sum(1 for f in files if f.base is not None) > 1
+
+
 def _lines(text: str | None) -> list[str]:
     return (text or "").splitlines(keepends=True)
 

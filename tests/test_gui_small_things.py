@@ -1,0 +1,60 @@
+"""Issue 40 item 5's smaller things, below the page: a request quoted in a message is cut at about
+200 characters; the run clock is drawn from wall time for the browser to tick; a reloaded page gets
+the sidebar of the live or last run; a click on a file's name opens it (a folder's does nothing)
+and shows the Editor; an empty chat shows an example request."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import gradio as gr
+
+from gui.crew_chat_wiring import CrewChat
+from gui.crew_session import LiveRun, Progress, Ticket
+from gui.editor_wiring import NO_CHANGE, SHOW_EDITOR, EditorFiles
+from gui.markdown_text import QUOTE_CHARS, quoted
+from gui.page_layout import EMPTY_CHAT
+from gui.run_view import RunView, TimelineRow
+
+
+def test_a_long_request_is_quoted_cut() -> None:
+    text = quoted("Write " + "x" * 5000)
+    assert len(text) <= QUOTE_CHARS + 2 and text.endswith("…'")
+    assert quoted("Fix __len__") == "'Fix \\_\\_len\\_\\_'"  # short ones as they were
+
+
+def test_the_run_clock_carries_the_wall_time_it_started() -> None:
+    progress = Progress(started=time.monotonic() - 75)
+    line = progress.line()
+    start = float(re.search(r'data-start="([\d.]+)"', line).group(1))  # type: ignore[union-attr]
+    assert abs(time.time() - 75 - start) < 2 and ">1:15</span>" in line
+    assert progress.text() == "Running 1:15"  # the plain text stays plain
+
+
+def test_a_reloaded_page_gets_the_last_runs_sidebar(tmp_path: Path) -> None:
+    view = RunView("add a test")
+    view.timeline.append(TimelineRow("c1", "coder", "write_file", '{"path": "t.py"}', "done"))
+    state = SimpleNamespace(session=SimpleNamespace(live=LiveRun(view, Ticket("tab"))), workspace=tmp_path)
+    chat = CrewChat(state)  # type: ignore[arg-type]
+    chat._live_workspace = tmp_path  # as run() records it once the request holds the model
+    loaded = chat.load_chat()
+    assert "write_file" in loaded[2]
+    state.workspace = tmp_path / "another"  # another workspace: that run's sidebar is not shown
+    assert "write_file" not in chat.load_chat()[2]
+
+
+def test_a_click_on_a_name_opens_the_file_and_shows_the_editor(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text("X = 1\n")
+    files = EditorFiles(SimpleNamespace(workspace=tmp_path))  # type: ignore[arg-type]
+    clicked = files.open_clicked("", "", None, gr.SelectData(None, {"index": [0], "value": "pkg/mod.py"}))
+    assert clicked[1] == "pkg/mod.py" and clicked[4] == "X = 1\n" and clicked[-1] == SHOW_EDITOR
+    folder = files.open_clicked("", "", None, gr.SelectData(None, {"index": [0], "value": "pkg"}))
+    assert folder[:-1] == NO_CHANGE
+
+
+def test_an_empty_chat_shows_an_example_request() -> None:
+    assert "For example" in EMPTY_CHAT and "fizzbuzz.py" in EMPTY_CHAT
