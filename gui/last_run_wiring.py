@@ -26,6 +26,7 @@ from gui.run_review import (
 class LastRunActions:
     def __init__(self, state: IdeState) -> None:
         self.state = state
+        self._redone: dict[str, str] = {}  # per browser session: the run its last Redo brought back
 
     def last_run_now(self) -> tuple[str, Any, Any]:
         # The layout is built once at start: a reloaded page would show the diff and runs of then.
@@ -72,13 +73,20 @@ class LastRunActions:
     def keep_everything() -> tuple[Any, ...]:
         return "Nothing was undone or rejected.", None, gr.Button(visible=False), gr.Button(visible=False)
 
-    def redo(self, run_id: str | None) -> tuple[str, Any]:
-        """Redo; the run chooser then shows the redone run (Undo is one click away again)."""
+    def redo(self, run_id: str | None, request: gr.Request) -> str:
+        """Redo; follow_redone then shows the redone run in the chooser (the API answers the
+        message alone, as it always did)."""
         with self.state.session.exclusive() as free:
             if not free:
-                return "A crew request is running or waiting; try again when it ends.", gr.skip()
+                return "A crew request is running or waiting; try again when it ends."
             message, redone = redo_run(self.state.workspace, run_id or None)
-        return message, redone if redone else gr.skip()
+        if redone:
+            self._redone[request.session_hash or ""] = redone
+        return message
+
+    def follow_redone(self, run_id: str | None, request: gr.Request) -> str | None:
+        """The chooser after Redo: the redone run (Undo is one click away again)."""
+        return self._redone.pop(request.session_hash or "", None) or run_id
 
     def reject_chosen(
         self, rel: str | None, agreed: PendingUndo | None, request: gr.Request
@@ -109,10 +117,9 @@ def wire_last_run(page: gr.Blocks, state: IdeState, code: CodeTab, disk: DiskRef
         )
     )
     tab.keep_all.click(actions.keep_everything, None, asking, api_visibility="private")
+    redone = tab.redo.click(actions.redo, tab.run_choice, tab.undo_message, api_name="redo", **queued)
     disk.then_refresh(
-        tab.redo.click(
-            actions.redo, tab.run_choice, [tab.undo_message, tab.run_choice], api_name="redo", **queued
-        )
+        redone.then(actions.follow_redone, tab.run_choice, tab.run_choice, api_visibility="private")
     )
     disk.then_refresh(
         tab.reject.click(actions.reject, tab.reject_choice, asking, api_name="reject_file", **queued)

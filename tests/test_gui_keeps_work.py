@@ -262,6 +262,11 @@ def test_reject_one_file_of_the_last_run_then_undo_and_redo_in_the_last_run_tab(
     page.click("#reject-file input")
     page.get_by_role("option", name="beta.py").click()
     page.click("#reject")
+    page.wait_for_function(  # beta.py was made by the run: rejecting deletes it, so it asks first
+        "document.querySelector('#undo-message').innerText.includes('deletes')", timeout=15_000
+    )
+    assert (workspace / "beta.py").exists()
+    page.click("#undo-confirm")
     page.wait_for_function(
         "document.querySelector('#undo-message').innerText.includes('Rejected')", timeout=15_000
     )

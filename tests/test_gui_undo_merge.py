@@ -120,3 +120,8 @@ def test_reject_asks_before_deleting_a_file_the_run_created(app: RunningApp) -> 
             assert not (workspace / "notes.txt").exists()
         finally:
             browser.close()
+
+
+def test_the_redo_api_still_answers_its_message_alone(app: RunningApp) -> None:
+    answer = app.client().predict(None, api_name="/redo")
+    assert isinstance(answer, str) and answer.startswith(("Redid", "Nothing to redo"))
