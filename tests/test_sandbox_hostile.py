@@ -195,6 +195,54 @@ def held_through_at_most(count: int) -> Callable[[Ctx, dict, Path], bool]:
     return check
 
 
+def git_runs_nothing(*rels: str) -> Callable[[Ctx, dict, Path], bool]:
+    """The user's `git status` in each folder (as the IDE's user, who owns what was applied back)
+    runs no fsmonitor the program planted, and finds no repository there."""
+
+    def check(ctx: Ctx, result: dict, ws: Path) -> bool:
+        marker = Path(ctx.data["out_dir"], "fsmonitor-ran")
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(ctx.base), "GIT_CEILING_DIRECTORIES": str(ws.parent)}
+        found = False
+        for rel in rels:
+            if not (ws / rel).is_dir() or shutil.which("git") is None:
+                continue
+            run = dict(cwd=ws / rel, env=env, capture_output=True, text=True, timeout=20)
+            subprocess.run(["git", "status"], user=ctx.uid, group=ctx.uid, **run)
+            found |= subprocess.run(["git", "rev-parse", "--git-dir"], user=ctx.uid, **run).returncode == 0
+        return not found and not marker.exists()
+
+    return check
+
+
+def dev_has_only(*names: str) -> Callable[[Ctx, dict, Path], bool]:
+    """The program's /dev (it prints its listing as `dev [...]`) holds nothing else."""
+
+    def check(ctx: Ctx, result: dict, ws: Path) -> bool:
+        line = next((x for x in result["stdout"].splitlines() if x.startswith("dev ")), "dev []")
+        return set(json.loads(line[4:])) <= set(names)
+
+    return check
+
+
+def terminal_untouched(ctx: Ctx, result: dict, ws: Path) -> bool:
+    """Nothing the program wrote reached the user's terminal."""
+    return b"lc-pwned" not in ctx.data["pty_output"]()
+
+
+def held_at_most_mb(limit_mb: int) -> Callable[[Ctx, dict, Path], bool]:
+    """The program's `held N` lines (MB held at once) never passed `limit_mb`."""
+
+    def check(ctx: Ctx, result: dict, ws: Path) -> bool:
+        held = [int(x.split()[1]) for x in result["stdout"].splitlines() if x.startswith("held ")]
+        return max(held, default=0) <= limit_mb
+
+    return check
+
+
+MEMORY_LIMITS = {"memory_mb": 200, "write_mb": 16, "file_mb": 64, "wall_s": 15}
+# What a memory cgroup allows on top of memory_mb: the files the program may write (in memory).
+MEMORY_CEILING_MB = 200 + 16 + 64 + 4
+
 CASES: list[Case] = [
     # -- secrets ---------------------------------------------------------------------------
     Case("read /etc/shadow", "secrets", "attempt('shadow', lambda: read('/etc/shadow'))",
@@ -213,6 +261,9 @@ CASES: list[Case] = [
          """, secret_hidden),
     Case("read host POSIX shared memory /dev/shm", "secrets", "attempt('shm', lambda: read(CTX['dev_shm']))",
          secret_hidden),
+    Case("read another project's .env outside /tmp, /var/tmp and the homes", "secrets",
+         "attempt('srv', lambda: read(CTX['srv_env'])); attempt('list', lambda: os.listdir(CTX['srv_dir']))",
+         both(secret_hidden, said_err("srv", "list"))),
     # -- writes outside --------------------------------------------------------------------
     Case("write next to the workspace", "writes outside",
          "attempt('w', lambda: open('../escaped', 'w').write('x'))",
@@ -272,6 +323,52 @@ CASES: list[Case] = [
     Case("write LocalCrew's undo folder", "writes outside", """
          attempt('w', lambda: open('.localcrew/tampered', 'w').write('x'))
          """, missing(".localcrew/tampered"), setup=file_named(".localcrew/keep", "k")),
+    # -- host tools that run what they find ---------------------------------------------------
+    Case("a git repository layout at the root and in a subfolder", "host tools on discovery", """
+         for where in ['.', 'sub', 'sub/deeper']:
+             os.makedirs(where + '/objects', exist_ok=True); os.makedirs(where + '/refs/heads', exist_ok=True)
+             open(where + '/HEAD', 'w').write('ref: refs/heads/main\\n')
+             monitor = 'touch ' + CTX['out_dir'] + '/fsmonitor-ran'
+             open(where + '/config', 'w').write('[core]\\n\\tfsmonitor = ' + monitor + '\\n')
+         os.makedirs('wt/x', exist_ok=True)
+         open('wt/x/HEAD', 'w').write('0' * 40 + '\\n'); open('wt/x/commondir', 'w').write('../../sub\\n')
+         """, both(git_runs_nothing(".", "sub", "sub/deeper", "wt/x"),
+                   missing("HEAD", "sub/HEAD", "sub/config", "wt/x/HEAD"))),
+    Case("a git layout completed around files the workspace has", "host tools on discovery", """
+         open('lib/HEAD', 'w').write('ref: refs/heads/main\\n')
+         monitor = 'touch ' + CTX['out_dir'] + '/fsmonitor-ran'
+         open('lib/config', 'w').write('[core]\\n\\tfsmonitor = ' + monitor + '\\n')
+         """, both(git_runs_nothing("lib"), missing("lib/HEAD", "lib/config")),
+         setup=lambda ctx, ws: [(ws / "lib" / d).mkdir(parents=True) for d in ("objects", "refs")]),
+    Case("editor and shell files run on opening the folder", "host tools on discovery", """
+         os.makedirs('.vscode')
+         open('.vscode/tasks.json', 'w').write('{"tasks": [{"runOptions": {"runOn": "folderOpen"}}]}')
+         open('.vscode/settings.json', 'w').write('{"git.path": "./evil"}')
+         os.makedirs('sub/.idea/runConfigurations'); open('sub/.idea/workspace.xml', 'w').write('<x/>')
+         open('.envrc', 'w').write('touch /tmp/pwned\\n')
+         os.makedirs('.hg'); open('.hg/hgrc', 'w').write('[hooks]\\npre-status = touch /tmp/pwned\\n')
+         """, missing(".vscode", "sub/.idea", ".envrc", ".hg")),
+    # -- devices and sockets ---------------------------------------------------------------
+    Case("the user's terminal and the host's devices", "devices and sockets", """
+         print('dev', json.dumps(sorted(os.listdir('/dev'))))
+         def tty():
+             fd = os.open(CTX['pts'], os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+             os.write(fd, b'lc-pwned\\n'); time.sleep(0.2)
+             return os.read(fd, 200)
+         attempt('pts', tty)
+         for name in ['vsock', 'kvm', 'fuse', 'net/tun', 'console', 'tty', 'ptmx', 'vda', 'mem']:
+             attempt(name, lambda: os.close(os.open('/dev/' + name, os.O_RDWR | os.O_NONBLOCK)))
+         """, both(secret_hidden, terminal_untouched,
+                   dev_has_only("null", "zero", "full", "random", "urandom", "fd", "stdin", "stdout",
+                                "stderr", "shm"))),
+    Case("AF_VSOCK to the hypervisor, netlink, packet and crypto sockets", "devices and sockets", """
+         attempt('vsock', lambda: socket.socket(40, socket.SOCK_STREAM))
+         attempt('vsock-host', lambda: socket.socket(40, socket.SOCK_STREAM).connect((2, 1024)))
+         attempt('netlink', lambda: socket.socket(16, socket.SOCK_RAW, 0))
+         attempt('packet', lambda: socket.socket(17, socket.SOCK_DGRAM, 0))
+         attempt('alg', lambda: socket.socket(38, socket.SOCK_SEQPACKET, 0))
+         attempt('pair', lambda: socket.socketpair(40, socket.SOCK_STREAM))
+         """, said_err("vsock", "vsock-host", "netlink", "packet", "alg", "pair")),
     # -- network ---------------------------------------------------------------------------
     Case("TCP to a server on the host's loopback", "network",
          "attempt('tcp', lambda: socket.create_connection(('127.0.0.1', CTX['tcp_port']), timeout=1))",
@@ -308,6 +405,48 @@ CASES: list[Case] = [
              if not line: break
              print(line.decode().strip(), flush=True)
          """, held_through_at_most(1), limits={"memory_mb": 200, "write_mb": 16, "wall_s": 15}),
+    Case("children holding shared anonymous memory", "resources", """
+         import mmap
+         r, w = os.pipe()
+         for _ in range(4):
+             if os.fork() == 0:
+                 try:
+                     block = mmap.mmap(-1, 150 << 20, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
+                     for i in range(0, len(block), 4096): block[i] = 1
+                     os.write(w, b'held\\n'); time.sleep(3)
+                     os.write(w, b'done\\n')
+                 finally:
+                     os._exit(0)
+         os.close(w)
+         end = time.time() + 6
+         while time.time() < end:
+             line = os.read(r, 5)
+             if not line: break
+             print(line.decode().strip(), flush=True)
+         """, held_through_at_most(1), limits={"memory_mb": 200, "write_mb": 16, "wall_s": 15}),
+    Case("SysV segments and memfds nobody maps", "resources", """
+         import mmap
+         libc.shmat.restype = ctypes.c_void_p
+         held = 0
+         def segment():
+             global held
+             shm = libc.shmget(0, 60 << 20, 0o1000 | 0o600)
+             if shm < 0: raise OSError(ctypes.get_errno(), 'shmget')
+             addr = libc.shmat(shm, None, 0)
+             ctypes.memset(addr, 1, 60 << 20); libc.shmdt(ctypes.c_void_p(addr))
+             held += 60
+         def memfd():
+             global held
+             fd = os.memfd_create('x')
+             for _ in range(60): os.write(fd, b'x' * (1 << 20))
+             held += 60; FDS.append(fd)
+         FDS = []
+         for i in range(6):
+             attempt('shm', segment); print('held', held, flush=True)
+         for i in range(6):
+             attempt('memfd', memfd); print('held', held, flush=True)
+         time.sleep(1)
+         """, held_at_most_mb(MEMORY_CEILING_MB), limits=MEMORY_LIMITS),
     Case("fill the disk with files", "resources", """
          n = 0
          try:
@@ -637,9 +776,41 @@ def _make_ctx(ctx: Ctx) -> None:
         var_tmp_target=var_tmp_target, victim_pid=victim.pid, hostname=socket.gethostname(),
         key_desc=f"lc-canary-{uuid.uuid4().hex}", nr=NR.get(os.uname().machine, NR["x86_64"]),
     )  # fmt: skip
+    _other_project(ctx)
+    _terminal(ctx)
     _serve(ctx)
     _sysv(ctx)
     _restore_host_settings_after(ctx)
+
+
+def _other_project(ctx: Ctx) -> None:
+    """Another project in a top-level folder (/srv here): its .env is the user's own, mode 0600;
+    as root, a world-readable one (the program's uid is no one's, but "other" may read it)."""
+    folder = Path(tempfile.mkdtemp(prefix="lc-other-", dir="/srv" if os.path.isdir("/srv") else "/"))
+    folder.chmod(0o755)
+    env = folder / ".env"
+    env.write_text(f"TOKEN={ctx.secret}\n")
+    env.chmod(0o644 if ctx.mode == "root" else 0o600)
+    for path in (folder, env):
+        os.chown(path, ctx.uid, ctx.uid)
+    ctx.closers.append(lambda: shutil.rmtree(folder, ignore_errors=True))
+    ctx.data.update(srv_dir=str(folder), srv_env=str(env))
+
+
+def _terminal(ctx: Ctx) -> None:
+    """A terminal of the IDE's user with a line typed at it (a password, say), waiting to be read."""
+    master, slave = os.openpty()
+    os.chown(os.ttyname(slave), ctx.uid, -1)
+    os.write(master, f"{ctx.secret}\n".encode())
+    os.set_blocking(master, False)
+
+    def output() -> bytes:
+        with contextlib.suppress(OSError):
+            return os.read(master, 65536)
+        return b""
+
+    ctx.data.update(pts=os.ttyname(slave), pty_output=output)
+    ctx.closers.append(lambda: (os.close(master), os.close(slave)))
 
 
 def _restore_host_settings_after(ctx: Ctx) -> None:

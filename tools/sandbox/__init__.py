@@ -10,22 +10,28 @@ namespace work; its docstring gives the order):
 - Files: the program never writes the workspace. It works on a staging copy on a size-capped tmpfs
   (the total it may write), bound over the workspace's path; after the run the IDE applies back
   only regular files, deletions and folders, within a byte and file budget, and refuses symlinks,
-  FIFOs, devices, hard links and anything named .git or .localcrew (`_staging.py`).
+  FIFOs, devices, hard links, anything named .git or .localcrew, any folder git would take for a
+  repository and files other host tools run on discovery (`_staging.py`, `_discovery.py`).
   `RunResult.refused` lists what was not applied. A copy rather than an overlay: a root IDE's
   workspace is owned by uid 0, which the program's namespace does not map, so an overlay would
-  not let it change a file; the copy is owned by the program's uid. Everything else is read-only;
-  /tmp, the home folders, /dev/shm, /var/tmp, /run (or /run/user and /run/lock) are empty
-  private tmpfs, and /proc is the PID namespace's own.
+  not let it change a file; the copy is owned by the program's uid.
+- Files outside: the program has a root of its own (`_rootfs.py`, pivot_root): the system
+  (/usr, /lib*, /etc) and its Python's folders read-only, the staging copy and its home; /tmp,
+  /var/tmp, /run and /dev/shm are empty private tmpfs, /dev holds only null, zero, full, random
+  and urandom (no terminals, no vsock), and /proc is the PID namespace's own.
 - Process tree / wall time: a PID namespace whose init (ours) exits when the program exits; the
   kernel then kills everything left, so a setsid() daemon cannot survive. On timeout we SIGKILL
   the launcher's process group, which holds that init.
 - Process count: RLIMIT_NPROC, counted per (user namespace, uid) since Linux 5.14, for a normal
   user; for root a cgroup `pids.max` (cgroup v2 or the v1 pids hierarchy). Both count threads.
-- Memory: RLIMIT_AS on every process, and for root a memory cgroup for the whole tree (the staging
-  copy included), so 4 processes cannot hold 4 times the limit. Without one the capabilities say
-  the limit is per process.
+- Memory: RLIMIT_AS on every process, and for root a memory cgroup for the whole tree (what the
+  program writes to tmpfs included, the staging copy not: it is made before the launcher joins),
+  so 4 processes cannot hold 4 times the limit. Without one (a normal user) the tree's
+  anonymous and shared memory (Pss) is watched every 20 ms, and what no process maps (memfd,
+  SysV shared memory and messages) cannot be made: those calls answer ENOSYS.
 - Network, IPC, hostname: new network (loopback only), IPC and UTS namespaces; a new session
-  keyring.
+  keyring. seccomp allows sockets of AF_UNIX, AF_INET and AF_INET6 only (AF_VSOCK is outside
+  any network namespace and reaches the hypervisor).
 - Output: stdout/stderr are read incrementally by threads into bounded tails; once the total
   passes `output_bytes` the tree is killed.
 
@@ -59,6 +65,7 @@ from tools.workspace_files import PROTECTED_DIRS, WorkspaceError, WorkspaceFiles
 
 IS_LINUX = sys.platform.startswith("linux")
 
+SCRATCH_MB = 4  # the program's own /tmp, /var/tmp, /run and /dev (tmpfs, see _rootfs.SCRATCH)
 EXTRA_TASKS = 2  # launcher + init count in RLIMIT_NPROC / pids.max (the id-map helper is gone by then)
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_launcher.py")
 __all__ = [
@@ -136,7 +143,8 @@ class SandboxCapabilities:
     memory_limit: bool
     process_limit: str | None  # "rlimit-nproc-in-userns", "cgroup-pids" or None
     network_isolation: bool
-    filesystem_confined: bool  # read-only outside the workspace, private /dev/shm, /run and /proc
+    # Sees only the workspace, the system, its Python and its own /tmp, /run, /dev and /proc
+    filesystem_confined: bool
     tree_kill: str  # "pid-namespace", "process-group" or "process"
     notes: tuple[str, ...]
     running_as_root: bool = False  # the IDE's own uid is 0
@@ -270,8 +278,9 @@ def run_command(workspace: Path, argv: list[str], limits: RunLimits) -> RunResul
     if IS_LINUX:
         cgroups["pids"] = _cgroup.make_cgroup("pids", {"pids.max": limits.max_processes + EXTRA_TASKS})
         if limits.memory_mb:
-            # The launcher raises it by the size of the staging copy once it knows it.
-            limit = (limits.memory_mb + limits.stage_mb + limits.write_mb) << 20
+            # The program's memory and the files it may write (all in memory: staging, /dev/shm,
+            # /tmp); the staging copy itself is made before the launcher joins, charged elsewhere.
+            limit = (limits.memory_mb + limits.write_mb + limits.file_mb + SCRATCH_MB) << 20
             cgroups["memory"] = _cgroup.make_cgroup("memory", {"memory.limit_in_bytes|memory.max": limit})
     try:
         return _run(Path(workspace), argv, limits, run_dir, cgroups)
@@ -307,8 +316,26 @@ def _confine(workspace: Path, rel: str) -> tuple[Path, Path]:
     return files.root, path
 
 
+def _program_paths(workspace: str) -> list[str]:
+    """Folders the program's Python needs besides its prefix: where the shared libraries this very
+    Python has loaded live (a Python outside /usr, under nix, conda or a home) and its import path
+    (site-packages, .pth entries). The first sys.path entry is the IDE's own folder (or the
+    caller's insert): the program does not need the IDE's code. Home folders are never bound
+    whole; the launcher leaves out system folders, which are bound anyway."""
+    found: set[str] = set()
+    with contextlib.suppress(OSError), open("/proc/self/maps", encoding="utf-8", errors="replace") as fh:
+        for line in fh:  # address perms offset device inode [path]
+            fields = line.split(maxsplit=5)
+            path = fields[5].strip() if len(fields) == 6 else ""
+            if path.startswith("/") and ".so" in os.path.basename(path) and not path.endswith("(deleted)"):
+                found.add(os.path.dirname(path))
+    found.update(p for p in sys.path[1:] if os.path.isabs(p) and os.path.isdir(p))
+    homes = set(_user_homes())
+    return sorted(p for p in found if p not in homes and not _staging.inside(p, workspace))
+
+
 def _user_homes() -> list[str]:
-    """The real home folders of the user running the IDE (and of the one behind sudo), to hide."""
+    """The real home folders of the user running the IDE (and of the one behind sudo)."""
     import pwd
 
     uids = [os.getuid()]
@@ -443,8 +470,8 @@ def _start_launcher(
         # Where the program's Python lives (a venv under /tmp must stay reachable). Read here:
         # the launcher runs with -S, where a venv's sys.prefix is not set yet (Python 3.11).
         "python": python,
+        "libraries": _program_paths(str(root)),
         "bound": sorted(bound),
-        "user_homes": _user_homes(),
     }
     launch = [sys.executable, "-I", "-S", LAUNCHER, "--launch"]
     pass_fds = (status_w, stage_child.fileno())
@@ -496,7 +523,7 @@ def _pump(proc: subprocess.Popen, limits: RunLimits, cgroups: dict) -> _Pumped:
             break
         if _has_exited(proc):
             break
-        if watch_memory and _tree_private_bytes(proc.pid) > limits.memory_mb << 20:
+        if watch_memory and _tree_memory_bytes(proc.pid) > limits.memory_mb << 20:
             kill_reason = "memory"
             break
         now = time.monotonic()
@@ -601,28 +628,48 @@ def _apply_staging(
 
 
 _CHILDREN_LISTED = IS_LINUX and os.path.exists(f"/proc/self/task/{os.getpid()}/children")
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
-def _tree_private_bytes(root_pid: int) -> int:
-    """Resident memory not shared with other processes (statm resident - shared), summed over
-    `root_pid` and all its descendants: what a memory bomb grows."""
+def _tree_memory_bytes(root_pid: int) -> int:
+    """The memory `root_pid` and all its descendants hold: anonymous and shared (shmem) pages,
+    each process's proportional share (Pss), so a block shared by several counts once.
+
+    Shared anonymous memory (mmap MAP_SHARED|MAP_ANONYMOUS, attached SysV or POSIX shm) is what
+    "resident - shared" missed: six children held 1,800 MB under a 512 MB limit that way.
+    """
     total, stack, seen = 0, [root_pid], set()
     while stack:
         pid = stack.pop()
         if pid in seen:
             continue
         seen.add(pid)
+        total += _process_memory(pid)
         try:
-            with open(f"/proc/{pid}/statm", encoding="ascii") as fh:
-                fields = fh.read().split()
-            total += max(0, int(fields[1]) - int(fields[2])) * _PAGE
             for tid in os.listdir(f"/proc/{pid}/task"):
                 with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as fh:
                     stack.extend(int(child) for child in fh.read().split())
-        except (OSError, ValueError, IndexError):
+        except (OSError, ValueError):
             continue
     return total
+
+
+def _process_memory(pid: int) -> int:
+    """Pss_Anon + Pss_Shmem of one process (Linux 5.9+); elsewhere RssAnon + RssShmem."""
+    fields: dict[str, int] = {}
+    sources = (("smaps_rollup", ("Pss_Anon:", "Pss_Shmem:")), ("status", ("RssAnon:", "RssShmem:")))
+    for name, wanted in sources:
+        try:
+            with open(f"/proc/{pid}/{name}", encoding="ascii") as fh:
+                for line in fh:
+                    key, _, value = line.partition(" ")
+                    if key in wanted:
+                        fields[key] = int(value.split()[0]) << 10
+        except (OSError, ValueError, IndexError):
+            continue
+        if len(fields) == len(wanted):
+            return sum(fields.values())
+        fields.clear()
+    return 0
 
 
 def _has_exited(proc: subprocess.Popen) -> bool:
@@ -683,6 +730,8 @@ def _enforced(report: dict) -> tuple[str, ...]:
         (not has("cgroup") and has("nproc"), "processes:rlimit-nproc-in-userns"),
         (has("netns"), "network:netns"),
         (has("filesystem"), "filesystem:mount-namespace"),
+        (has("new_root"), f"root:{has('new_root')}"),  # pivot, or chroot where the root cannot move
+        (has("private_dev"), "dev:private"),
         (isinstance(has("staging"), dict), "staging:copy"),
         (uid is not None and (has("userns") or uid != 0), f"uid:{uid_kind}-{uid}"),
         (program.get("seccomp") and program.get("no_new_privs"), "seccomp:filter"),
@@ -725,8 +774,8 @@ def _classify(
         exit_code == -signal.SIGXFSZ or _FILE_SIZE_SIGNS.search(stderr)
     ):
         return "file size"
-    if any(item.startswith("memory") for item in enforced) and (
-        _MEMORY_SIGNS.search(stderr) or oom_killed or (kill_reason is None and exit_code == -signal.SIGKILL)
-    ):
+    # A SIGKILL alone is no sign of our limit: the machine's own OOM killer (memory short under
+    # load) or a launcher killed by the kernel read as "failed (memory)" on unchanged files.
+    if any(item.startswith("memory") for item in enforced) and (_MEMORY_SIGNS.search(stderr) or oom_killed):
         return "memory"
     return kill_reason

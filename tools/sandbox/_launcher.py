@@ -3,9 +3,11 @@
 It runs between the IDE and the program and sets up, in this order:
 
 1. the run's cgroups (root only: pids.max, and a memory limit for the whole tree);
-2. a mount namespace with a staging copy of the workspace on a size-capped tmpfs, bound over the
-   workspace's path: the program never writes the workspace itself, the IDE applies back what it
-   accepts after the run (see `tools.sandbox._staging`);
+2. a mount namespace with a staging copy of the workspace on a size-capped tmpfs, and a root of
+   the program's own (`_rootfs`) where that copy is at the workspace's path: the program never
+   writes the workspace itself, the IDE applies back what it accepts after the run (see
+   `tools.sandbox._staging`), and nothing of the host but the system, its Python, and an empty
+   /tmp, /run and /dev (no terminals) of its own exists for it;
 3. a user namespace. As root it maps only an unused uid (SANDBOX_ID): the program is never real
    root, has no capability over the host, and the mounts made before are locked (it cannot
    unmount a cover to see what is underneath). A normal user maps their own uid, as before;
@@ -28,16 +30,23 @@ import stat
 import sys
 import time
 
+if __package__:
+    from tools.sandbox import _rootfs
+else:  # run as a script with -I: its own folder is not on sys.path
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import _rootfs  # type: ignore[no-redef]
+
 CLONE_NEWNET = 0x40000000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWIPC = 0x08000000
 CLONE_NEWUTS = 0x04000000
 CLONE_NEWNS = 0x00020000
-MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x2, 0x4, 0x8
-MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 0x40000
-SYS_MOUNT_SETATTR = 442  # the same number on every Linux architecture (added in 5.12)
-AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = -100, 0x8000, 0x1
+from_rootfs = _rootfs  # the mount flags and calls live there, shared with building the root
+MS_NOSUID, MS_NODEV, MS_NOEXEC = from_rootfs.MS_NOSUID, from_rootfs.MS_NODEV, from_rootfs.MS_NOEXEC
+MS_REMOUNT, MS_BIND, MS_REC = from_rootfs.MS_REMOUNT, from_rootfs.MS_BIND, from_rootfs.MS_REC
+MS_PRIVATE = from_rootfs.MS_PRIVATE
+_mount = from_rootfs.mount
 PR_SET_PDEATHSIG = 1
 PR_CAPBSET_DROP = 24
 PR_SET_SECCOMP = 22
@@ -52,7 +61,7 @@ IFF_UP = 0x1
 
 # The uid (and gid) a root IDE's program runs as: unused on the host, so it owns nothing there.
 SANDBOX_ID = 1_879_000_000
-STAGE_WS, STAGE_HOME = "ws", "home"
+STAGE_WS, STAGE_HOME, STAGE_ROOT = "ws", "home", "root"  # on the staging tmpfs
 
 # seccomp: (x86_64, aarch64) numbers of the calls refused with EPERM. None: not on that arch.
 AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
@@ -74,7 +83,15 @@ DENIED_CALLS = {
 CLONE_CALLS = {"clone": (56, 220), "unshare": (272, 97)}  # refused only with CLONE_NEWUSER
 CLONE3 = 435  # its flags are in memory a filter cannot read: ENOSYS, and libc falls back to clone
 KEYCTL = {"x86_64": 250, "aarch64": 219}
-EPERM, ENOSYS = 1, 38
+# socket() and socketpair() only for these families: AF_VSOCK reaches the hypervisor (it is outside
+# the network namespace), and netlink, packet, alg, bluetooth... are kernel surface no check needs.
+SOCKET_CALLS = {"socket": (41, 198), "socketpair": (53, 199)}
+SOCKET_FAMILIES = (1, 2, 10)  # AF_UNIX, AF_INET, AF_INET6
+# Memory no process maps: a memfd, a SysV segment nobody attached, queued SysV messages. A cgroup
+# counts them; the watch of a normal user's run (Pss of its processes) cannot, so there they
+# answer ENOSYS, as on a kernel without them (code that tries a memfd falls back to a file).
+UNSEEN_MEMORY_CALLS = {"memfd_create": (319, 279), "shmget": (29, 194), "msgget": (68, 186)}
+EPERM, ENOSYS, EAFNOSUPPORT = 1, 38, 97
 
 
 class _HalfConfined(Exception):
@@ -85,8 +102,9 @@ class _TooLarge(Exception):
     """The workspace does not fit the staging budget."""
 
 
-def seccomp_program(machine: str) -> bytes | None:
-    """The classic BPF filter for this architecture, or None where we have no numbers for it."""
+def seccomp_program(machine: str, deny_unseen_memory: bool = False) -> bytes | None:
+    """The classic BPF filter for this architecture, or None where we have no numbers for it.
+    `deny_unseen_memory`: UNSEEN_MEMORY_CALLS answer ENOSYS (memory watched, not a cgroup)."""
     import struct
 
     if machine not in AUDIT_ARCH:
@@ -95,6 +113,7 @@ def seccomp_program(machine: str) -> bytes | None:
     ld_abs, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
     allow, kill = 0x7FFF0000, 0x80000000
     deny, nosys = 0x00050000 | EPERM, 0x00050000 | ENOSYS
+    no_family = 0x00050000 | EAFNOSUPPORT  # what a kernel without that family answers
 
     def op(code: int, k: int, jt: int = 0, jf: int = 0) -> tuple[int, int, int, int]:
         return (code, jt, jf, k)
@@ -107,6 +126,20 @@ def seccomp_program(machine: str) -> bytes | None:
         if numbers[column] is not None:
             prog += [op(jeq, numbers[column], 0, 1), op(ret, deny)]
     prog += [op(jeq, CLONE3, 0, 1), op(ret, nosys)]
+    for numbers in UNSEEN_MEMORY_CALLS.values() if deny_unseen_memory else ():
+        prog += [op(jeq, numbers[column], 0, 1), op(ret, nosys)]
+    socket_nr, socketpair_nr = (SOCKET_CALLS[name][column] for name in ("socket", "socketpair"))
+    unix, inet, inet6 = SOCKET_FAMILIES
+    prog += [
+        op(jeq, socket_nr, 1, 0),
+        op(jeq, socketpair_nr, 0, 6),  # neither: on to the clone checks
+        op(ld_abs, 16),  # the low half of the first argument: the address family
+        op(jeq, unix, 3, 0),
+        op(jeq, inet, 2, 0),
+        op(jeq, inet6, 1, 0),
+        op(ret, no_family),
+        op(ret, allow),
+    ]
     clone, unshare = (CLONE_CALLS[name][column] for name in ("clone", "unshare"))
     prog += [
         op(jeq, clone, 1, 0),
@@ -119,10 +152,10 @@ def seccomp_program(machine: str) -> bytes | None:
     return b"".join(struct.pack("HBBI", *item) for item in prog)
 
 
-def _install_seccomp(libc, machine: str) -> bool:
+def _install_seccomp(libc, machine: str, deny_unseen_memory: bool = False) -> bool:
     import ctypes
 
-    code = seccomp_program(machine)
+    code = seccomp_program(machine, deny_unseen_memory)
     if code is None:
         return False
     buffer = ctypes.create_string_buffer(code, len(code))
@@ -151,7 +184,7 @@ def _launcher_main(config: dict) -> None:
         report["notes"].append(f"unshare {name}: {os.strerror(ctypes.get_errno())}")
         return False
 
-    _join_cgroups(config, report)
+    _join_cgroups(config, report, "cgroup")
     uid, gid = os.geteuid(), os.getegid()
     as_root = uid == 0
     report["root"] = as_root
@@ -161,6 +194,8 @@ def _launcher_main(config: dict) -> None:
         # Mounts first, as real root: then the user namespace locks them all for the program.
         if unshare(CLONE_NEWNS, "mount"):
             confined = _confine_or_exit(libc, config, report, SANDBOX_ID)
+        if not confined:
+            _join_cgroups(config, report, "memory_cgroup")  # else joined in _stage
         own_userns = _enter_mapped_userns(libc, report, SANDBOX_ID)
         if own_userns and confined:
             unshare(CLONE_NEWNS, "mount (lock)")
@@ -196,6 +231,8 @@ def _launcher_main(config: dict) -> None:
         _limit_tasks(config, report, as_root)
     report["memory"] = bool(config["memory_bytes"])
     report["file_size"] = bool(config.get("file_bytes"))
+    # Without a memory cgroup the limit is a watch of what processes map: see UNSEEN_MEMORY_CALLS.
+    config["deny_unseen_memory"] = bool(config["memory_bytes"]) and not report.get("memory_cgroup")
     os.write(status_fd, (json.dumps(report) + "\n").encode())
 
     init = os.fork()
@@ -205,9 +242,9 @@ def _launcher_main(config: dict) -> None:
     os._exit(0)
 
 
-def _join_cgroups(config: dict, report: dict) -> None:
-    """Move the launcher (and so all it starts) into the run's pids and memory cgroups (root)."""
-    for kind in ("cgroup", "memory_cgroup"):
+def _join_cgroups(config: dict, report: dict, *kinds: str) -> None:
+    """Move the launcher (and so all it starts) into the run's pids or memory cgroup (root)."""
+    for kind in kinds:
         if config.get(kind):
             try:
                 with open(os.path.join(config[kind], "cgroup.procs"), "w") as fh:
@@ -287,79 +324,39 @@ def _enter_mapped_userns(libc, report: dict, sandbox_id: int) -> bool:
     return False
 
 
-def _mount(
-    libc, report: dict, source: str | None, target: str, fstype: str | None, flags: int, data: str = ""
-) -> bool:
-    import ctypes
-
-    args = [text.encode() if text else None for text in (source, target, fstype)]
-    if libc.mount(args[0], args[1], args[2], ctypes.c_ulong(flags), data.encode() if data else None) == 0:
-        return True
-    report["notes"].append(f"mount {target}: {os.strerror(ctypes.get_errno())}")
-    return False
-
-
-def _set_read_only(libc, report: dict, path: str, read_only: bool, recursive: bool = True) -> bool:
-    """mount_setattr(2) on `path` and every mount below it, all or nothing (MS_REMOUNT is per mount)."""
-    import ctypes
-    import struct
-
-    # struct mount_attr {u64 attr_set, attr_clr, propagation, userns_fd}
-    flag_set, flag_clear = (MOUNT_ATTR_RDONLY, 0) if read_only else (0, MOUNT_ATTR_RDONLY)
-    attr = ctypes.create_string_buffer(struct.pack("QQQQ", flag_set, flag_clear, 0, 0), 32)
-    done = libc.syscall(
-        ctypes.c_long(SYS_MOUNT_SETATTR), ctypes.c_int(AT_FDCWD), path.encode(),
-        ctypes.c_uint(AT_RECURSIVE if recursive else 0), attr, ctypes.c_size_t(32),
-    )  # fmt: skip
-    if done == 0:
-        return True
-    report["notes"].append(f"mount_setattr {path}: {os.strerror(ctypes.get_errno())}")
-    return False
-
-
 def _confine_filesystem(libc, config: dict, report: dict, owner: int | None) -> bool:
-    """In a fresh mount namespace: a staging copy of the workspace, everything else read-only.
+    """In a fresh mount namespace: a staging copy of the workspace, and a root of its own.
 
     The copy lives on a size-capped tmpfs mounted over the run's folder, together with the
-    program's home; the copy is bound over the workspace's path, so the program sees the usual
-    paths. The parent gets a descriptor of that tmpfs to apply back what it accepts.
-    False when nothing became read-only (the run goes on without it, and the report says so).
+    program's home; the program's root (`_rootfs`) binds the copy at the workspace's path, so it
+    sees the usual paths, and holds nothing else of the host but the system, its Python and an
+    empty /tmp, /run and /dev of its own. The parent gets a descriptor of the staging tmpfs to
+    apply back what it accepts.
+    False when the mount namespace cannot be made private (the run goes on without it, and the
+    report says so).
     """
     workspace, run_dir = os.getcwd(), config["run_dir"]
-    stage_ws = os.path.join(run_dir, STAGE_WS)
-
-    def bind(source: str, path: str) -> bool:
-        return _mount(libc, report, source, path, None, MS_BIND | MS_REC)
-
-    # Private first, so nothing done here reaches the host's mounts; nothing is read-only yet.
+    # Private first, so nothing done here reaches the host's mounts.
     if not _mount(libc, report, None, "/", None, MS_REC | MS_PRIVATE):
         return False
-    bound = _stage(libc, config, report, workspace, owner)
-    keep = [run_dir, workspace, *config["python"]]
-    if not bind(stage_ws, workspace):
-        raise _HalfConfined("; ".join(report["notes"]))
-    # /tmp holds other programs' sockets (X11, ssh-agent), which no read-only mount keeps closed.
-    _cover_keeping(libc, report, "/tmp", keep, 1 << 20)
-    # Homes hold keys and tokens (~/.ssh, browser profiles) that read-only leaves readable.
-    for home in config.get("user_homes") or ():
-        _cover_keeping(libc, report, home, keep, 1 << 20)
-    if not _set_read_only(libc, report, "/", True):  # all or nothing
-        raise _HalfConfined("; ".join(report["notes"]))
-    read_only = [os.path.join(base, name) for base in (workspace, stage_ws) for name in bound]
-    done = (
-        all(_set_read_only(libc, report, path, False) for path in (run_dir, workspace))
-        and all(_set_read_only(libc, report, path, True) for path in read_only)
+    _stage(libc, config, report, workspace, owner)
+    plan = {
+        "base": os.path.join(run_dir, STAGE_ROOT),
+        "workspace": workspace,
+        "stage_ws": os.path.join(run_dir, STAGE_WS),
+        "home": os.path.join(run_dir, STAGE_HOME),
+        "stage_home": os.path.join(run_dir, STAGE_HOME),
+        "readable": [*config["python"], *config.get("libraries", ())],
+        "shm_options": f"size={config.get('file_bytes') or 64 << 20},mode=1777",
+        "network": config["network"],
         # The user-namespace helper writes our id map through /proc (root only), and a fresh
         # /proc is mounted over it in the PID namespace.
-        and (owner is None or _set_read_only(libc, report, "/proc", False, recursive=False))
-        and all(
-            _mount(libc, report, "tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, options)
-            for path, options in _hidden_mounts(config, (workspace, run_dir)).items()
-        )
-    )
-    if not done:
-        raise _HalfConfined("; ".join(report["notes"]))
-    os.chdir(workspace)  # the old cwd is the folder underneath the new mount
+        "proc_writable": owner is not None,
+    }
+    try:
+        _rootfs.enter(libc, report, plan)
+    except (_rootfs.NotConfined, OSError) as exc:
+        raise _HalfConfined(f"{exc}; {'; '.join(report['notes'])}") from None
     return True
 
 
@@ -381,6 +378,7 @@ def _stage(libc, config: dict, report: dict, workspace: str, owner: int | None) 
             os.mkdir(name, mode, dir_fd=root_fd)
             if owner is not None:
                 os.chown(name, owner, owner, dir_fd=root_fd)
+        os.mkdir(STAGE_ROOT, 0o755, dir_fd=root_fd)  # where the program's root is built
         home_fd = os.open(STAGE_HOME, os.O_RDONLY | os.O_DIRECTORY, dir_fd=root_fd)
         os.mkdir("tmp", 0o700, dir_fd=home_fd)
         if owner is not None:
@@ -403,15 +401,11 @@ def _stage(libc, config: dict, report: dict, workspace: str, owner: int | None) 
         size = f"size={used_bytes + write_bytes + (1 << 20)},nr_inodes={used_inodes + max_files + 16}"
         if not _mount(libc, report, None, run_dir, None, MS_REMOUNT | MS_NOSUID | MS_NODEV, size):
             raise _HalfConfined("; ".join(report["notes"]))
-        if config.get("memory_cgroup") and config.get("memory_bytes"):
-            # The copy is charged to the run: the limit is the program's memory plus its files.
-            total = config["memory_bytes"] + used_bytes + write_bytes + (1 << 20)
-            for name in ("memory.limit_in_bytes", "memory.memsw.limit_in_bytes", "memory.max"):
-                try:
-                    with open(os.path.join(config["memory_cgroup"], name), "w") as fh:
-                        fh.write(str(total))
-                except OSError:
-                    pass
+        # Only after the copy: it is charged to the IDE, not to the program's limit (which left a
+        # program of a large workspace little; lowering a v2 limit under the copy's charge has the
+        # kernel kill the launcher at once, read as "failed (memory)"). Before the new root, where
+        # /sys/fs/cgroup is not.
+        _join_cgroups(config, report, "memory_cgroup")
         for name in bound:
             if not _mount(libc, report, os.path.join(workspace, name), os.path.join(run_dir, STAGE_WS, name),
                           None, MS_BIND | MS_REC):  # fmt: skip
@@ -512,64 +506,6 @@ def send_file(fd_out: int, fd_in: int, size: int) -> None:
         left -= sent
 
 
-def _cover_keeping(libc, report: dict, folder: str, keep: list[str], size: int) -> bool:
-    """An empty private tmpfs over `folder`, with the `keep` paths inside it bound back in place.
-
-    False, with a note, where it could not be covered (then nothing changed); _HalfConfined where a
-    kept path could not be bound back (a workspace or Python under /tmp would be gone).
-    """
-    if not os.path.isdir(folder) or os.path.islink(folder):
-        return False
-    inside = {os.path.realpath(p) for p in keep}
-    inside = {p for p in inside if os.path.commonpath([folder, p]) == folder}
-    outermost = [p for p in inside if not any(p != q and os.path.commonpath([p, q]) == q for q in inside)]
-    if folder in outermost:  # the whole folder is needed (a workspace at /tmp itself): leave it
-        report["notes"].append(f"{folder} left as it is: the workspace or Python is {folder} itself")
-        return False
-    handles: list[tuple[str, int]] = []
-    try:
-        # Opened before the cover: the only way back to what it hides.
-        for path in outermost:
-            handles.append((path, os.open(path, os.O_PATH | os.O_DIRECTORY)))
-        if not _mount(libc, report, "tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777"):
-            return False
-        for path, handle in handles:
-            os.makedirs(path, mode=0o755, exist_ok=True)
-            if not _mount(libc, report, f"/proc/self/fd/{handle}", path, None, MS_BIND | MS_REC):
-                raise _HalfConfined("; ".join(report["notes"]))
-        return True
-    except OSError as exc:
-        if len(handles) == len(outermost):  # the cover is in place: what it hides is gone
-            raise _HalfConfined(f"{folder}: {exc}") from None
-        report["notes"].append(f"{folder} left as it is: {exc}")
-        return False
-    finally:
-        for _path, handle in handles:
-            os.close(handle)
-
-
-def _hidden_mounts(config: dict, writable: tuple[str, ...]) -> dict[str, str]:
-    """Folders covered by an empty private tmpfs, and its options.
-
-    /dev/shm: the host's shared memory, and a place to fill RAM. /var/tmp, /run/user, /run/lock:
-    other programs' files (another project's .env under /var/tmp). /run: the sockets of other
-    programs (Docker, D-Bus); only without network, as /etc/resolv.conf often points into it.
-    """
-    hidden = {"/dev/shm": f"size={config.get('file_bytes') or 64 << 20},mode=1777"}
-    small = "size=1m,mode=1777"
-    hidden.update({"/var/tmp": small, "/run/user": "size=64k,mode=755", "/run/lock": small})
-    if not config["network"]:
-        hidden = {path: options for path, options in hidden.items() if not path.startswith("/run/")}
-        hidden["/run"] = "size=64k,mode=755"
-    return {
-        path: options
-        for path, options in hidden.items()
-        if os.path.isdir(path)
-        and not os.path.islink(path)
-        and not any(os.path.commonpath([path, w]) == path for w in writable)
-    }
-
-
 def _loopback_up(report: dict) -> None:
     import fcntl
     import socket
@@ -603,7 +539,8 @@ def _drop_privileges(libc, config: dict, as_root: bool) -> dict:
         os.setresgid(SANDBOX_ID, SANDBOX_ID, SANDBOX_ID)
         os.setresuid(SANDBOX_ID, SANDBOX_ID, SANDBOX_ID)
     done["no_new_privs"] = libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
-    done["seccomp"] = done["no_new_privs"] and _install_seccomp(libc, machine)
+    unseen = bool(config.get("deny_unseen_memory"))
+    done["seccomp"] = done["no_new_privs"] and _install_seccomp(libc, machine, unseen)
     return done
 
 

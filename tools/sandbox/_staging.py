@@ -12,7 +12,9 @@ apply to the workspace only what a program may change there:
 
 Refused, and reported: symlinks (new or changed), FIFOs, sockets and devices, anything named
 .git or .localcrew at any depth (a planted repository's hooks would run at the user's next git
-command), a path that is no longer a plain folder in the workspace, and anything over budget.
+command), anything inside a folder git takes for a repository by itself (HEAD + objects/ + refs/)
+and other files host tools run on discovery (`_discovery`: .hg, .vscode, .idea, .envrc), a path
+that is no longer a plain folder in the workspace, and anything over budget.
 Workspace paths are walked one component at a time with O_NOFOLLOW from a descriptor of the
 workspace root, so a folder swapped for a symlink cannot redirect a write outside.
 """
@@ -24,6 +26,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 
+from tools.sandbox import _discovery
 from tools.sandbox._launcher import STAGE_WS, send_file
 from tools.workspace_files import PROTECTED_DIRS
 
@@ -56,7 +59,8 @@ class Applied:
 
 
 def protected(rel: str) -> bool:
-    return any(part.lower() in PROTECTED_DIRS for part in rel.split("/"))
+    """Never written, made or deleted by applying back (see `_discovery.never_applied`)."""
+    return _discovery.never_applied(rel) is not None
 
 
 def manifest(root: str, skip_top: set[str]) -> Manifest:
@@ -96,6 +100,10 @@ def _scan(fd: int, prefix: str, found: Manifest, skip_top: set[str]) -> None:
                 os.close(sub)
 
 
+def inside(path: str, folder: str) -> bool:
+    return os.path.commonpath([folder, os.path.realpath(path)]) == folder
+
+
 def bound_names(root: str, python_paths: list[str]) -> set[str]:
     """The top-level names the launcher binds instead of copying (it is given this set)."""
     names = set(BOUND_DIRS)
@@ -126,9 +134,12 @@ class _Walk:
         elif len(refused) == 200:
             refused.append("...: more refused, not listed")
 
-    def walk(self, fd: int, prefix: str) -> None:
+    def walk(self, fd: int, prefix: str, in_repo: bool = False) -> None:
+        """Walk one staging folder; `in_repo`: it or a folder above is a git layout (nothing new
+        or changed below is applied: it would complete or arm a repository)."""
         with os.scandir(fd) as entries:
             listing = [(entry.name, entry.stat(follow_symlinks=False)) for entry in entries]
+        in_repo = in_repo or _discovery.looks_like_git_dir([(n, st.st_mode) for n, st in listing])
         for name, st in listing:
             rel = prefix + name
             self.seen.add(rel)
@@ -137,13 +148,14 @@ class _Walk:
             kind = stat.S_IFMT(st.st_mode)
             touched = st.st_ctime_ns > self.copied_at
             if kind == stat.S_IFDIR:
-                self._folder(fd, name, rel)
+                self._folder(fd, name, rel, in_repo)
             elif kind == stat.S_IFREG:
                 old = self.before.files.get(rel)
                 if old is not None and old == (st.st_size, st.st_mtime_ns) and not touched:
                     continue
-                if protected(rel):
-                    self.refuse(rel, "inside .git or .localcrew")
+                never = _discovery.never_applied(rel) or (_discovery.GIT_LAYOUT if in_repo else None)
+                if never:
+                    self.refuse(rel, never)
                 elif st.st_nlink > 1:
                     self.refuse(rel, "a hard link")
                 else:
@@ -156,10 +168,13 @@ class _Walk:
                 what = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket"}.get(kind, "a device")
                 self.refuse(rel, what)
 
-    def _folder(self, fd: int, name: str, rel: str) -> None:
+    def _folder(self, fd: int, name: str, rel: str, in_repo: bool) -> None:
         before = self.before
         if protected(rel) and rel not in before.dirs:
-            self.refuse(rel, "a new .git or .localcrew folder is never applied")
+            self.refuse(rel, f"a new folder is never applied: {_discovery.never_applied(rel)}")
+            return
+        if in_repo and rel not in before.dirs:
+            self.refuse(rel, _discovery.GIT_LAYOUT)
             return
         if rel.count("/") >= MAX_DEPTH:
             if rel not in before.dirs:
@@ -175,7 +190,7 @@ class _Walk:
             self.refuse(rel, f"unreadable ({exc.strerror})")
             return
         try:
-            self.walk(sub, rel + "/")
+            self.walk(sub, rel + "/", in_repo)
         finally:
             os.close(sub)
 
