@@ -106,6 +106,21 @@ class LoginBackoff:
         self._not_before.pop(client, None)
 
 
+# Headers a proxy sets to name the client it forwards for. uvicorn trusts X-Forwarded-For from
+# 127.0.0.1 (its default forwarded_allow_ips) and puts the named address in scope["client"]
+# before any middleware sees the request: a local process could name a new "client" per guess.
+FORWARDING_HEADERS = ("x-forwarded-for", "forwarded", "x-real-ip")
+
+
+def client_key(scope: dict[str, Any], headers: dict[str, str]) -> str:
+    """Whom the login back-off counts a guess against: the socket peer. A request that names
+    another client through a proxy header counts against one shared key: its scope["client"] may
+    be the header's claim, not the peer (LocalCrew is never meant to sit behind a proxy)."""
+    if any(name in headers for name in FORWARDING_HEADERS):
+        return "forwarded"
+    return str((scope.get("client") or ("?", 0))[0])
+
+
 def login_backoff(environ: dict[str, str]) -> LoginBackoff:
     try:
         base = float(environ.get(BACKOFF_ENV, "1"))
@@ -193,7 +208,7 @@ class HttpGuard:
             and method == "POST"
             and scope.get("path", "").rstrip("/").endswith("/login")
         ):
-            await self._login(scope, receive, send)
+            await self._login(scope, receive, send, client_key(scope, headers))
             return
         await self.app(scope, receive, _not_framed(send) if scope["type"] == "http" else send)
 
@@ -220,10 +235,9 @@ class HttpGuard:
             return
         await _send_text(send, 403, message)
 
-    async def _login(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def _login(self, scope: dict[str, Any], receive: Any, send: Any, client: str) -> None:
         """One attempt at a time per client, each after the wait its earlier failures earned."""
         assert self.backoff is not None
-        client = (scope.get("client") or ("?", 0))[0]
         lock = self._login_locks.setdefault(client, asyncio.Lock())
         if lock.locked() and self.backoff.wait_left(client) > 0:
             # Parallel guesses queue up behind one another; answer them now instead of holding them.
