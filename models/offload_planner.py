@@ -8,6 +8,7 @@ largest k whose GPU total stays inside free VRAM minus the CUDA context and a sa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,6 +148,34 @@ def _gpu_need(
     }
 
 
+def _chosen_layers(
+    settings: PlanSettings,
+    device: GpuDevice | None,
+    max_layers: int,
+    budget: int,
+    need: Callable[[int], int],
+    warnings: list[str],
+) -> int:
+    """The layers asked for (`--n-gpu-layers`, warned about when they cannot fit), or the most that
+    fit the budget."""
+    requested = settings.n_gpu_layers_override
+    if requested is not None:
+        chosen = max_layers if requested < 0 else min(requested, max_layers)
+        if device is None and chosen > 0:
+            warnings.append("--n-gpu-layers was given but there is no GPU: the layers stay on the CPU")
+            return 0
+        if device is not None and need(chosen) > budget:
+            warnings.append(
+                f"--n-gpu-layers {chosen} needs {_mib(need(chosen))} on the GPU but only {_mib(budget)}"
+                " is free after the CUDA context and margin: loading may fail (it will then retry "
+                "with fewer layers)"
+            )
+        return chosen
+    if device is None:
+        return 0
+    return max((k for k in range(max_layers + 1) if need(k) <= budget), default=0)
+
+
 def plan_offload(
     info: GGUFInfo,
     gpus: GpuState,
@@ -190,22 +219,7 @@ def plan_offload(
 
     overridden = settings.n_gpu_layers_override is not None
     warnings: list[str] = []
-    if overridden:
-        requested = settings.n_gpu_layers_override
-        chosen = max_layers if requested < 0 else min(requested, max_layers)
-        if device is None and chosen > 0:
-            warnings.append("--n-gpu-layers was given but there is no GPU: the layers stay on the CPU")
-            chosen = 0
-        elif device is not None and need(chosen) > budget:
-            warnings.append(
-                f"--n-gpu-layers {chosen} needs {_mib(need(chosen))} on the GPU but only {_mib(budget)}"
-                " is free after the CUDA context and margin: loading may fail (it will then retry "
-                "with fewer layers)"
-            )
-    elif device is None:
-        chosen = 0
-    else:
-        chosen = max((k for k in range(max_layers + 1) if need(k) <= budget), default=0)
+    chosen = _chosen_layers(settings, device, max_layers, budget, need, warnings)
 
     gpu_parts = _gpu_need(chosen, blocks, kv, output, compute)
     gpu_total = sum(gpu_parts.values()) + (settings.cuda_context_bytes if chosen else 0)
