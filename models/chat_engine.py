@@ -13,7 +13,8 @@ batches, two crew runs share one engine and "the last call" is not theirs.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -121,3 +122,28 @@ class ChatEngine(Protocol):
         schema: JsonSchema | None = None,
     ) -> tuple[str, CallStats]: ...
 
+    def complete_many(
+        self,
+        messages: list[Message],
+        gens: Sequence[GenerationSettings],
+        cancel: threading.Event | None = None,
+        *,
+        schema: JsonSchema | None = None,
+    ) -> list[tuple[str, CallStats]]:
+        """One reply per settings to the same messages (candidates): each settings' seed,
+        temperature, max_tokens and stop strings apply to its own reply; replies come back in the
+        order of `gens`. The in-process engine decodes them together in one batch, a server gets
+        the requests in parallel; this default (for an engine that subclasses the protocol) asks
+        chat() once per settings, in order."""
+        return [self.chat(messages, gen, cancel, schema=schema) for gen in gens]
+
+
+def spread_settings(
+    gen: GenerationSettings, n: int, temperatures: Sequence[float] | None = None
+) -> list[GenerationSettings]:
+    """`n` settings for complete_many: `gen` with seeds gen.seed, gen.seed + 1, ... (so the samples
+    differ) and, if given, one temperature each."""
+    if temperatures is not None and len(temperatures) != n:
+        raise ValueError(f"{len(temperatures)} temperatures for {n} replies")
+    chosen = list(temperatures) if temperatures is not None else [gen.temperature] * n
+    return [replace(gen, seed=gen.seed + index, temperature=chosen[index]) for index in range(n)]

@@ -19,7 +19,8 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -231,6 +232,26 @@ class OpenAIEngine:
         schema: JsonSchema | None = None,
     ) -> tuple[str, CallStats]:
         return self.stream_chat(messages, gen, cancel, schema=schema).result()
+
+    def complete_many(
+        self,
+        messages: list[Message],
+        gens: Sequence[GenerationSettings],
+        cancel: threading.Event | None = None,
+        *,
+        schema: JsonSchema | None = None,
+    ) -> list[tuple[str, CallStats]]:
+        """One reply per settings, asked in parallel: a batching server (llama-server with
+        --parallel, vLLM) decodes them together. Parallel requests rather than one with `n`, which
+        llama-server ignores and which cannot carry a seed and a temperature per reply. The first
+        failure is raised once every request has ended."""
+        gens = list(gens)
+        if len(gens) <= 1:
+            return [self.chat(messages, gen, cancel, schema=schema) for gen in gens]
+        with ThreadPoolExecutor(max_workers=len(gens), thread_name_prefix="complete-many") as pool:
+            futures = [pool.submit(self.chat, messages, gen, cancel, schema=schema) for gen in gens]
+            wait(futures)
+        return [future.result() for future in futures]
 
     def _stream(
         self,

@@ -172,6 +172,17 @@ class ScriptedEngine:
     ) -> tuple[str, CallStats]:
         return self.stream_chat(messages, gen, cancel, schema=schema).result()
 
+    def complete_many(
+        self,
+        messages: list[Message],
+        gens: Iterable[GenerationSettings],
+        cancel: threading.Event | None = None,
+        *,
+        schema: JsonSchema | None = None,
+    ) -> list[tuple[str, CallStats]]:
+        """The protocol's default: one scripted call per settings, in order."""
+        return [self.chat(messages, gen, cancel, schema=schema) for gen in gens]
+
     def _stream(
         self,
         messages: list[Message],
