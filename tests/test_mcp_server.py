@@ -4,6 +4,7 @@ the crew, the sandbox, the snapshots and the code index are the real ones."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -16,7 +17,14 @@ import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from mcp.types import CallToolResult, LoggingMessageNotificationParams
+from mcp.shared.exceptions import McpError
+from mcp.types import (
+    CallToolResult,
+    CancelledNotification,
+    CancelledNotificationParams,
+    ClientNotification,
+    LoggingMessageNotificationParams,
+)
 
 from bench.child_process import free_port
 from tests.app_process import ROOT, run_app
@@ -137,6 +145,49 @@ def test_an_ask_through_mcp_changes_files_as_app_ask_does_and_undo_reverts_it(
     assert not found.isError and found.structuredContent["hits"][0]["path"] == "add.py", _text(found)
     assert "1 deleted (add.py)" in _text(undone) and _tree(through_mcp) == before
     assert _text(nothing).startswith("Nothing to undo")
+
+
+def test_a_cancelled_ask_stops_the_crew_and_its_run_can_be_undone(tmp_path: Path) -> None:
+    """A client's cancel stops the crew at its next step, as the IDE's Stop does; the run lock is
+    released and undo answers. Each reply takes 2 s and its code fails its run, so a crew that was
+    not stopped would go on asking for three rounds."""
+    workspace = _workspace(tmp_path / "ws")
+    before = _tree(workspace)
+
+    def failing(body: dict[str, Any]) -> str:
+        return "```python\n# add.py\ndef add(a, b):\n    return a - b\n\nraise SystemExit(3)\n```\n"
+
+    async def drive(url: str) -> CallToolResult:
+        async with mcp_server(workspace, *_backend(url), "--rounds", "3", log=tmp_path / "mcp.log") as client:
+            started = anyio.Event()
+
+            async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+                if (message or "").startswith("● coder"):
+                    started.set()
+
+            async def ask() -> None:
+                with contextlib.suppress(McpError):  # the answer to a cancelled call is an error
+                    await client.session.call_tool("ask", {"request": REQUEST}, progress_callback=on_progress)
+
+            request_id = client.session._request_id  # the id the ask's request will carry
+            async with anyio.create_task_group() as group:
+                group.start_soon(ask)
+                await started.wait()
+                cancel = CancelledNotification(params=CancelledNotificationParams(requestId=request_id))
+                await client.session.send_notification(ClientNotification(cancel))
+            for _ in range(120):  # the crew ends its current model call, then stops
+                undone = await client.call("undo")
+                if "a crew run is going on" not in _text(undone):
+                    return undone
+                await anyio.sleep(0.5)
+            raise AssertionError("the crew did not stop")
+
+    with StubServer("slow", reply=failing) as stub:
+        stub.slow_s = 2.0
+        undone = anyio.run(drive, stub.url)
+        asked = len(stub.requests)
+    assert not undone.isError and asked <= 2, (asked, _text(undone))
+    assert _tree(workspace) == before
 
 
 def test_tools_are_listed_and_bad_input_is_an_error_that_leaves_the_server_up(tmp_path: Path) -> None:
