@@ -25,6 +25,7 @@ from agents.mutator_checks import as_calls, unpromised
 from agents.outside_checks import outside_the_request, project_names, tests_the_change, touched_names
 from agents.project_texts import ProjectTexts
 from agents.reviewer_version import candidates, outcome_beside, passes_every_check, still_failing_as_before
+from agents.rule_registry import RuleSwitches
 from agents.unasked_changes import put_back, unasked_changes, used_names
 from agents.written_checks import CheckOutcome, failed_check
 from tools.sandbox import RunLimits
@@ -44,7 +45,15 @@ class Settled:
 class CheckSettler:
     """One run's settling: the second opinion remembers the functions the model wrote again."""
 
-    def __init__(self, bus: EventBus, texts: ProjectTexts, limits: RunLimits, ask: Ask) -> None:
+    def __init__(
+        self,
+        bus: EventBus,
+        texts: ProjectTexts,
+        limits: RunLimits,
+        ask: Ask,
+        rules: RuleSwitches | None = None,
+    ) -> None:
+        self.rules = rules or RuleSwitches()
         self.bus = bus
         self.texts = texts
         self.limits = limits
@@ -65,22 +74,27 @@ class CheckSettler:
     ) -> Settled:
         """The reviewer's checks after a run with failures. `code_problems`: the code has problems
         of its own (a refused write, an unbound name): only the plain calls are settled then."""
-        plain = self._as_plain_calls(request, checks, outcome.failures)
+        on = self.rules.on
+        plain = self._as_plain_calls(request, checks, outcome.failures) if on("plain_calls") else checks
         if plain != checks:
             checks = plain
             check, outcome = run_written_checks(context, modules, checks)
         if not outcome.failures or code_problems:
             return Settled(check, outcome, checks, False)
-        check, outcome, checks = self._drop_outside_the_request(
-            context, request, modules, checks, check, outcome
-        )
+        if on("outside_checks"):
+            check, outcome, checks = self._drop_outside_the_request(
+                context, request, modules, checks, check, outcome
+            )
         if not outcome.failures or not checks:
             return Settled(check, outcome, checks, False)
-        check, outcome, checks = self._second_opinion(
-            context, request, modules, checks, outcome, check, round_number
-        )
-        rewrote = bool(outcome.failures) and self._use_reviewers_version(
-            context, request, modules, checks, outcome.failures
+        if on("second_opinion"):
+            check, outcome, checks = self._second_opinion(
+                context, request, modules, checks, outcome, check, round_number
+            )
+        rewrote = (
+            bool(outcome.failures)
+            and on("reviewer_version")
+            and self._use_reviewers_version(context, request, modules, checks, outcome.failures)
         )
         return Settled(check, outcome, checks, rewrote)
 

@@ -27,10 +27,12 @@ def build_crew(
     use_index: bool = False,
     index_opener: Callable[[], Any] | None = None,
     cancel: threading.Event | None = None,
+    reviewer_engine: ChatEngine | None = None,
 ) -> CrewRunner:
     """A crew for one workspace. `use_index`: context from the workspace's code index (falling back
     to text search when it cannot be used); `index_opener`: an index already opened elsewhere (the
-    IDE opens it in the background at start-up). `cancel`: set to stop the run."""
+    IDE opens it in the background at start-up). `cancel`: set to stop the run. `reviewer_engine`:
+    a second model for the reviewer's turns (`--reviewer-model`); None: the coder's model reviews."""
     retriever = None  # the runner's own: text search
     if use_index or index_opener is not None:
         from agents.context_retrieval import index_retriever
@@ -43,4 +45,5 @@ def build_crew(
         settings or CrewSettings(),
         retriever=retriever,
         cancel=cancel,
+        reviewer_engine=reviewer_engine,
     )

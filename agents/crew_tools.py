@@ -20,8 +20,6 @@ from typing import Any, Literal
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field, PrivateAttr, create_model
 
-from agents.definition_merge import Merge, merge_definitions
-from agents.edit_guard import asks_to_change, lost_definitions, removable_names, renames
 from agents.events import (
     CheckRun,
     EventBus,
@@ -31,10 +29,10 @@ from agents.events import (
     ToolCallStarted,
     preview,
 )
-from agents.example_usage import guard_example_usage
-from agents.roles import asks_for_output
-from agents.stray_methods import into_class
-from agents.untouched_text import keep_untouched
+from agents.request_facts import RequestFacts
+from agents.rule_registry import RuleSwitches, Stage
+from agents.tests_before import TestResults, verdict
+from agents.write_rules import WriteDraft
 from agents.written_checks import CheckOutcome, check_program, read_outcome
 from tools.sandbox import RunLimits, RunResult, run_command, run_pytest, run_python
 from tools.workspace_files import WorkspaceError, WorkspaceFiles
@@ -56,6 +54,12 @@ class ToolContext:
     # Each file as it was before the run's first write to it (None: it did not exist), so the
     # lost-definition check guards the user's definitions, not those an earlier round added.
     originals: dict[str, str | None] = field(default_factory=dict)
+    created: set[str] = field(default_factory=set)  # files this run created (none there before)
+    rules: RuleSwitches = field(default_factory=RuleSwitches)
+    facts: RequestFacts = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.facts = RequestFacts.read(self.request)
 
     @property
     def root(self) -> Path:
@@ -76,14 +80,23 @@ class Check:
     # An interactive program (a guessing game) ends with EOFError at its first input(): the 1.5B's
     # right game failed every round for it.
     stopped_at_input: bool = False
+    # Tests that failed before the run too, and the request is not about: the run is not held to
+    # them (agents/tests_before.py).
+    excused: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
-        ran = self.result.exit_code == 0 or self.stopped_at_input
+        ran = (
+            self.result.exit_code == 0
+            or self.stopped_at_input
+            or (bool(self.excused) and self.result.exit_code == 1)
+        )
         return ran and self.result.limit_hit is None and not self.problem
 
     @property
     def note(self) -> str:
+        if self.excused:
+            return f"{len(self.excused)} failing as before the run: {', '.join(self.excused[:4])}"
         return STOPPED_AT_INPUT if self.stopped_at_input else ""
 
     def summary(self) -> str:
@@ -107,6 +120,19 @@ def run_check(context: ToolContext, kind: str, target: str, *, expects_output: b
     at_input = kind == "python" and _stopped_at_input(result)
     problem = NOTHING_PRINTED if silent and (result.exit_code == 0 or at_input) else ""
     return _report(context, result, problem, stopped_at_input=at_input)
+
+
+def run_tests(context: ToolContext, before: TestResults | None) -> Check:
+    """The project's tests, each test's outcome compared with `before` (the tests before the run;
+    None: judged by the exit code alone, as a plain run)."""
+    result = run_pytest(context.root, ".", limits=context.limits, extra=("-rA",))
+    now = TestResults.parse(result.stdout_tail) if before is not None else None
+    if before is None or now is None or result.limit_hit is not None or result.exit_code not in (0, 1):
+        return _report(context, result, "")
+    found = verdict(before, now, context.facts)
+    if found.problem:
+        return _report(context, result, found.problem)
+    return _report(context, result, "", excused=tuple(found.excused))
 
 
 def _stopped_at_input(result: RunResult) -> bool:
@@ -137,9 +163,10 @@ def _report(
     command: str = "",
     *,
     stopped_at_input: bool = False,
+    excused: tuple[str, ...] = (),
 ) -> Check:
     context.runs.append(result)
-    check = Check(result, problem, command, stopped_at_input)
+    check = Check(result, problem, command, stopped_at_input, excused)
     context.bus.emit(
         CheckRun(
             # Not the summary cut at its first colon: "-p no:cacheprovider" showed as "-p no".
@@ -236,24 +263,26 @@ class WriteFileTool(_EventTool):
     def _do(self, path: str, content: str) -> str:
         if not content.strip():
             raise ValueError(f"refusing to write an empty {path}: give the whole file content")
-        if self._data_as_it_was(path, content):
-            return f"left {path} as it was (the answer repeats it)"
-        content, merged = self._keep_definitions(path, content)
-        guarded = False
-        if merged is None:
-            content = self._keep_untouched(path, content)
-            if path.endswith(".py") and (old := self._original(path)) is not None:
-                content, guarded = guard_example_usage(old, content, self._context.request)
-        moved: list[str] = []
-        if path.endswith(".py"):
-            content, moved = into_class(content, self._original(path))
-        written = self._context.files.write_text(path, content if content.endswith("\n") else content + "\n")
-        self._context.written.append(written.rel)
-        self._context.bus.emit(FileChanged(path=written.rel, action=written.action, diff=written.diff()))
-        how = f", edited in place: {merged.summary()}" if merged else ""
-        how += ', example code at its end put under if __name__ == "__main__"' if guarded else ""
-        how += f", {', '.join(moved)} moved into its class from the top level" if moved else ""
+        context = self._context
+        draft = WriteDraft(path, content, self._original(path), context.facts, lambda: self._current(path))
+        for rule in context.rules.active(Stage.WRITE):  # each may refuse (ValueError) or change it
+            rule.function()(draft)
+            if draft.as_it_was:
+                return f"left {path} as it was (the answer repeats it)"
+        content = draft.content
+        written = context.files.write_text(path, content if content.endswith("\n") else content + "\n")
+        context.written.append(written.rel)
+        if written.created and draft.original is None:
+            context.created.add(written.rel)
+        context.bus.emit(FileChanged(path=written.rel, action=written.action, diff=written.diff()))
+        how = "".join(f", {note}" for note in draft.notes)
         return f"{written.action} {written.rel} ({written.bytes_written} bytes{how})"
+
+    def _current(self, path: str) -> str | None:
+        try:
+            return self._context.files.read_text(path)
+        except (WorkspaceError, ValueError, OSError):  # a new file, or not text
+            return None
 
     def _original(self, path: str) -> str | None:
         """The file as it was before the run (None: new, unreadable or too large to compare)."""
@@ -264,70 +293,6 @@ class WriteFileTool(_EventTool):
             except (WorkspaceError, OSError):  # the snapshot keeps it anyway
                 originals[path] = None
         return originals[path]
-
-    def _data_as_it_was(self, path: str, content: str) -> bool:
-        """True for an existing data file the answer repeats; raises for one it changes unasked.
-
-        Shown the project's files, the 1.5B wrote config.json back with its code: the same bytes
-        that time, but a small model's copy of a data file can drop or invent rows."""
-        if path.endswith(".py") or (old := self._original(path)) is None:
-            return False
-        if content.rstrip("\n") == old.rstrip("\n"):
-            return True
-        if asks_to_change(self._context.request, path):
-            return False
-        raise ValueError(
-            f"not written: {path} holds the user's data, and the request does not ask to change it."
-            " Leave it out of your answer; write only the code."
-        )
-
-    def _keep_untouched(self, path: str, content: str) -> str:
-        """A whole-file answer keeps the file's blank lines and docstring (agents.untouched_text)."""
-        if not path.endswith(".py"):
-            return content
-        try:
-            current = self._context.files.read_text(path)
-        except (ValueError, OSError):  # a new file, or not text: nothing to keep
-            return content
-        return keep_untouched(current, content, self._context.request)
-
-    def _keep_definitions(self, path: str, content: str) -> tuple[str, Merge | None]:
-        """The content to write: as given, or, when it leaves out definitions the file has and the
-        request does not drop, the given definitions applied to the file in place. Raises when
-        neither keeps the user's definitions."""
-        if not path.endswith(".py") or (old := self._original(path)) is None:
-            return content, None
-        request = self._context.request
-        lost = lost_definitions(old, content, request)
-        if not lost:
-            return content, None
-        try:
-            current = self._context.files.read_text(path)
-        except (WorkspaceError, OSError):
-            current = old
-        merged = merge_definitions(
-            current, content, removable_names(request), keep_statements=asks_for_output(request)
-        )
-        if merged is not None and not lost_definitions(old, merged.text, request):
-            return merged.text, merged
-        names = ", ".join(lost[:8])
-        raise ValueError(
-            f"not written: this would delete {names} from {path}, and the request does not ask for"
-            f" that.{_renamed_in_place(lost, request)} Write only the functions you change, as valid"
-            " Python, or the whole file with every existing function and class kept."
-        )
-
-
-def _renamed_in_place(lost: list[str], request: str) -> str:
-    """The hint for a renamed definition that did not stay where it was."""
-    renamed = renames(request)
-    hints = []
-    for name in lost:
-        *owner, last = name.split(".")
-        if last in renamed:
-            place = f"in class {'.'.join(owner)}" if owner else "at the top level of the file"
-            hints.append(f" Renamed, {last} stays where it was, {place}: define {renamed[last]} there.")
-    return "".join(hints)
 
 
 def expected_files_schema(files: list[str]) -> type[BaseModel]:

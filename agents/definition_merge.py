@@ -201,6 +201,27 @@ def merge_definitions(
         if "".join(cur_lines[start:end]) != text:
             edits.replace(start, end, text)
             merge.replaced.append(name)
+    _place_the_rest(
+        merge, edits, cur_tree, cur_lines, answered, removable, new_defs, loose, new_imports, new_top
+    )
+    merge.text = edits.apply()
+    return merge
+
+
+def _place_the_rest(
+    merge: Merge,
+    edits: _Edits,
+    cur_tree: ast.Module,
+    cur_lines: list[str],
+    answered: set[str],
+    removable: Set[str],
+    new_defs: list[tuple[str, str]],
+    loose: list[str],
+    new_imports: list[str],
+    new_top: list[str],
+) -> None:
+    """Removes what the request lets go, and inserts the new definitions, statements, imports and
+    constants where each belongs."""
     cur_defs = [n for n in cur_tree.body if isinstance(n, _DEF)]
     gone = [n for n in cur_defs if n.name not in answered and n.name in removable]
     for node in gone:
@@ -230,8 +251,6 @@ def merge_definitions(
     if new_top:
         at = _span(cur_defs[0])[0] if cur_defs else len(cur_lines)
         edits.insert(at, "".join(new_top) + "\n\n")
-    merge.text = edits.apply()
-    return merge
 
 
 def _docstring_end(tree: ast.Module) -> int:

@@ -1,6 +1,7 @@
 """Acceptance benchmark: the crew the IDE runs against one coder call, graded by hidden tests.
 
-    python -m bench.crew [--model ID] [--limit N] [--rounds 3] [--plan-retries] [--json] [--out DIR]
+    python -m bench.crew [--model ID] [--limit N] [--rounds 3] [--without RULE,...] [--list-rules]
+        [--json] [--out DIR]
     python -m bench.crew --merge DIR [DIR ...] --out DIR   # one summary of runs split across processes
 
 Each request is a folder of bench/crew_requests/: request.txt, an optional files/ (the workspace
@@ -55,6 +56,8 @@ from agents.events import (
 )
 from agents.file_blocks import FORMAT_RULES, file_blocks
 from agents.roles import files_named_in, roles_for
+from agents.rule_registry import RuleSwitches, registry_json
+from bench.rule_flags import add_rule_arguments, rule_switches
 from models.engine import CallStats, Engine, EngineError, EngineSettings, Message
 from models.model_path import resolve_model
 from models.reply_budget import reply_budget_for
@@ -239,14 +242,14 @@ def crew_steps(history: list[Any]) -> list[dict[str, Any]]:
 
 
 def run_crew(
-    engine: Engine, request: AcceptanceRequest, rounds: int, *, plan_retries: bool = False
+    engine: Engine, request: AcceptanceRequest, rounds: int, *, rules: RuleSwitches | None = None
 ) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="bench-crew-") as folder:
         workspace = Path(folder)
         before = prepare_workspace(request, workspace)
         bus = EventBus()
         began = time.perf_counter()
-        settings = CrewSettings(rounds=rounds, plan_retries=plan_retries)
+        settings = CrewSettings(rounds=rounds, rules=rules or RuleSwitches())
         summary = build_crew(engine, workspace, bus, settings).run(request.text)
         seconds = time.perf_counter() - began
         files = _written(workspace, summary.files_changed)
@@ -391,7 +394,7 @@ def record(request: AcceptanceRequest, crew: Outcome, single: Outcome) -> dict[s
 
 
 def summarize(
-    records: list[dict[str, Any]], model: str, rounds: int, *, plan_retries: bool = False
+    records: list[dict[str, Any]], model: str, rounds: int, *, rules: RuleSwitches | None = None
 ) -> dict[str, Any]:
     n = len(records)
 
@@ -405,7 +408,7 @@ def summarize(
         "date": datetime.date.today().isoformat(),
         "model": model,
         "rounds": rounds,
-        "plan_retries": plan_retries,
+        "rules": (rules or RuleSwitches()).describe(),
         "requests": n,
         "crew_passed": crew_passed,
         "single_passed": single_passed,
@@ -448,7 +451,8 @@ def summary_lines(result: dict[str, Any], records: list[dict[str, Any]]) -> list
     return [
         f"Acceptance set on {result['model']}, {result['date']}: {n} requests, "
         f"crew with {result['rounds']} round(s)"
-        + (", the planner planning each retry" if result.get("plan_retries") else ""),
+        + "".join(f", without {name}" for name in result.get("rules", {}).get("without", []))
+        + "".join(f", with {name}" for name in result.get("rules", {}).get("with", [])),
         f"pass rate: crew {result['crew_passed']}/{n} = {result['crew_pass_rate']:.1%}, "
         f"single call {result['single_passed']}/{n} = {result['single_pass_rate']:.1%} ({gain:+.1f} points)",
         f"by kind (crew vs single): {kinds}",
@@ -473,13 +477,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="run only the first N requests")
     parser.add_argument("--only", default="", help="request names or prefixes, e.g. 01,02_edit")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument(
-        "--plan-retries", action="store_true", help="the planner plans each retry (off in the IDE)"
-    )
+    add_rule_arguments(parser)
     parser.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where transcripts and results go")
     parser.add_argument("--merge", type=Path, nargs="+", help="summarize these runs' results.json as one run")
     args = parser.parse_args(argv)
+    if args.list_rules:
+        print(registry_json())
+        return 0
+    rules = rule_switches(parser, args)
     if args.merge:
         return merge(args.merge, args.out, as_json=args.json)
 
@@ -492,12 +498,12 @@ def main(argv: list[str] | None = None) -> int:
     records: list[dict[str, Any]] = []
     try:
         for number, request in enumerate(requests, start=1):
-            crew = run_crew(engine, request, args.rounds, plan_retries=args.plan_retries)
+            crew = run_crew(engine, request, args.rounds, rules=rules)
             single = run_single(engine, request)
             write_transcript(args.out, request, crew, single)
             records.append(record(request, crew, single))
             write_results(
-                args.out, summarize(records, model, args.rounds, plan_retries=args.plan_retries), records
+                args.out, summarize(records, model, args.rounds, rules=rules), records
             )
             notes = " FALSE APPROVAL" if crew.false_approval else ""
             notes += f" LOST {sorted(crew.lost)}" if crew.lost else ""
@@ -510,7 +516,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     finally:
         engine.close()
-    result = summarize(records, model, args.rounds, plan_retries=args.plan_retries)
+    result = summarize(records, model, args.rounds, rules=rules)
     return report(args.out, result, records, as_json=args.json)
 
 
@@ -530,7 +536,7 @@ def merge(runs: list[Path], out: Path, *, as_json: bool) -> int:
     """One summary of a set run in parts (e.g. two processes on two cores), in request order."""
     loaded = [json.loads((run / "results.json").read_text()) for run in runs]
     models = {part["summary"]["model"] for part in loaded}
-    crews = {(part["summary"]["rounds"], part["summary"].get("plan_retries", False)) for part in loaded}
+    crews = {(part["summary"]["rounds"], json.dumps(part["summary"].get("rules", {}))) for part in loaded}
     if len(models) != 1 or len(crews) != 1:
         raise SystemExit(f"cannot merge runs of different models or crews: {sorted(models)} {sorted(crews)}")
     records = sorted((r for part in loaded for r in part["records"]), key=lambda r: r["request"])
@@ -538,8 +544,10 @@ def merge(runs: list[Path], out: Path, *, as_json: bool) -> int:
     if len(set(names)) != len(names):
         raise SystemExit("cannot merge: a request appears in more than one run")
     out.mkdir(parents=True, exist_ok=True)
-    (rounds, plan_retries), model = crews.pop(), models.pop()
-    result = summarize(records, model, rounds, plan_retries=plan_retries)
+    (rounds, rules_json), model = crews.pop(), models.pop()
+    described = json.loads(rules_json) or {}
+    rules = RuleSwitches(frozenset(described.get("without", [])), frozenset(described.get("with", [])))
+    result = summarize(records, model, rounds, rules=rules)
     return report(out, result, records, as_json=as_json)
 
 

@@ -26,9 +26,11 @@ from typing import Any
 
 import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
+from agents.rule_registry import registry_json
 from bench.humaneval_exec import grade
 from bench.humaneval_modes import Budget, Solution, solve_crew, solve_single
 from bench.humaneval_report import MODES, read_records, summarize, write_reports
+from bench.rule_flags import add_rule_arguments, rule_switches
 from models.engine import Engine, EngineSettings, GenerationSettings
 from models.model_path import resolve_model
 
@@ -62,7 +64,7 @@ def solve(mode: str, engine: Engine, problem: dict[str, Any], args: argparse.Nam
     gen = GenerationSettings(temperature=0.0, repeat_penalty=args.repeat_penalty, seed=args.seed)
     if mode == "single":
         return solve_single(engine, problem, gen, Budget.for_model(engine.info, engine.settings.n_ctx))
-    return solve_crew(engine, problem, gen, args.rounds, plan_retries=args.plan_retries)
+    return solve_crew(engine, problem, gen, args.rounds, rules=args.rules)
 
 
 def record_of(
@@ -113,7 +115,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--offset", type=int, default=0, help="first problem (0-163)")
     parser.add_argument("--limit", type=int, default=None, help="how many problems (default: to the end)")
     parser.add_argument("--rounds", type=int, default=3, help="crew: rounds of the IDE's crew")
-    parser.add_argument("--plan-retries", action="store_true", help="crew: the planner plans each retry")
+    add_rule_arguments(parser)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--seed", type=int, default=1234)
@@ -121,11 +123,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     # passes there (5 against 10 of 82).
     parser.add_argument("--repeat-penalty", type=float, default=1.0)
     parser.add_argument("--json", action="store_true", help="end with one JSON line: the summary")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    args.rules = rule_switches(parser, args)
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.list_rules:
+        print(registry_json())
+        return 0
     modes = list(MODES) if args.mode == "both" else [args.mode]
     problems = load_problems()
     end = len(problems) if args.limit is None else min(len(problems), args.offset + args.limit)
@@ -163,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         "temperature": 0.0,
         "repeat_penalty": args.repeat_penalty,
         "rounds": args.rounds,
-        "plan_retries": args.plan_retries,
+        "rules": args.rules.describe(),
         "n_ctx": args.n_ctx,
         "budget": asdict(Budget.for_model(engine.info, engine.settings.n_ctx)),
     }

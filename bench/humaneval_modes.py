@@ -16,13 +16,16 @@ import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bench.humaneval_code import docstring_examples, solution_from_reply
 from bench.humaneval_exec import run_examples
 from models.engine import Engine, GenerationSettings
 from models.reply_budget import reply_budget_for
 from models.reply_trace import ReplyTrace
+
+if TYPE_CHECKING:
+    from agents.rule_registry import RuleSwitches
 
 
 @dataclass(frozen=True)
@@ -137,12 +140,13 @@ def solve_crew(
     gen: GenerationSettings,
     rounds: int = 3,
     *,
-    plan_retries: bool = False,
+    rules: RuleSwitches | None = None,
 ) -> Solution:
     """The product's crew on the problem; it sizes its own replies from the model."""
     from agents.crew_factory import build_crew
     from agents.crew_runner import CrewSettings
     from agents.events import AgentFinished, CheckRun, EventBus
+    from agents.rule_registry import RuleSwitches
 
     started = time.perf_counter()
     entry = problem["entry_point"]
@@ -153,7 +157,7 @@ def solve_crew(
         (workspace / SOLUTION_FILE).write_text(problem["prompt"].rstrip("\n") + "\n    pass\n")
         bus = EventBus()
         settings = CrewSettings(
-            rounds=rounds, temperature=gen.temperature, seed=gen.seed, plan_retries=plan_retries
+            rounds=rounds, temperature=gen.temperature, seed=gen.seed, rules=rules or RuleSwitches()
         )
         summary = build_crew(engine, workspace, bus, settings).run(crew_request(entry))
         code = (workspace / SOLUTION_FILE).read_text(encoding="utf-8", errors="replace")

@@ -93,6 +93,8 @@ def markdown(summary: dict[str, Any]) -> str:
         f"seed {summary['settings'].get('seed')}, crew rounds {summary['settings'].get('rounds')}"
         # the bench-only procedure (gone since 2026-11-23) branched; the product's crew does not
         + (f", branches {summary['settings']['branches']}" if summary["settings"].get("branches") else "")
+        + "".join(f", without {n}" for n in summary["settings"].get("rules", {}).get("without", []))
+        + "".join(f", with {n}" for n in summary["settings"].get("rules", {}).get("with", []))
         + (", the planner planning each retry" if summary["settings"].get("plan_retries") else ""),
         "",
         "| mode | all | dev 0-81 | held-out 82-163 | s/problem | tokens/problem | LLM calls/problem |",

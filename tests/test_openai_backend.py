@@ -23,6 +23,7 @@ from agents.events import (
     RunStarted,
     TokenChunk,
 )
+from agents.rule_registry import RuleSwitches
 from bench.child_process import free_port
 from bench.llama_server import llama_server
 from models.chat_engine import ChatEngine
@@ -54,7 +55,8 @@ def _crew_run(
 ) -> tuple[object, list[object]]:
     workspace.mkdir(exist_ok=True)
     bus = EventBus()
-    settings = CrewSettings(rounds=rounds, plan_retries=plan_retries)
+    rules = RuleSwitches(enabled=frozenset({"plan_retries"}) if plan_retries else frozenset())
+    settings = CrewSettings(rounds=rounds, rules=rules)
     summary = build_crew(engine, workspace, bus, settings).run(REQUEST)
     return summary, bus.history
 

@@ -1,0 +1,189 @@
+"""What each round left on disk, how far it got, and which one stays when no round passed."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from agents.crew_tools import Check, ToolContext, WriteFileTool
+from agents.edit_guard import definitions
+from agents.events import EventBus, FileChanged, Notice
+from agents.written_checks import CheckOutcome
+
+
+@dataclass
+class Version:
+    """The files a round left, and how far it got: (failed runs, problems and failed imports,
+    negated; checks that crashed in the code, negated; asserts passed; asked-for functions
+    defined). A program that does not run or import is worse than any that does."""
+
+    round: int
+    score: tuple[int, int, int, int]
+    contents: dict[str, str]
+    check_lines: list[str]
+
+
+def same_code(a: dict[str, str], b: dict[str, str]) -> bool:
+    """The same files with the same code: Python compared by syntax tree, so a path comment or a
+    blank line more does not make a repeated answer new."""
+    return a.keys() == b.keys() and all(code_of(a[rel]) == code_of(b[rel]) for rel in a)
+
+
+def code_of(text: str, *, imports: bool = True) -> str:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return text.strip()
+    if not imports:
+        tree.body = [node for node in tree.body if not isinstance(node, ast.Import | ast.ImportFrom)]
+    return ast.dump(tree)
+
+
+def crashed(failure: str) -> bool:
+    """A check that failed inside the code, not on purpose (`raise ValueError` is the code's
+    answer): the code is wrong there whatever the check expected. A value the
+    reviewer expected is often the reviewer's mistake (bench.reviewer: 30 % of asserts right)."""
+    located = re.search(r"\(at \S+ line \d+: (.*)\)$", failure)
+    return bool(located and not located.group(1).startswith("raise"))
+
+
+def files_now(context: ToolContext) -> dict[str, str]:
+    contents = {}
+    for rel in dict.fromkeys(context.written):
+        try:
+            contents[rel] = context.files.read_text(rel)
+        except (ValueError, OSError):
+            continue
+    return contents
+
+
+def version_of(
+    context: ToolContext,
+    round_number: int,
+    results: list[Check],
+    outcome: CheckOutcome | None,
+    problems: list[str],
+) -> Version:
+    contents = files_now(context)
+    runs = results[:-1] if outcome else results  # the written checks' run is the last one
+    # Between equals by the checks, the version that defines more of the functions the request
+    # names: an earlier try that skipped the asked-for function must not win the tie.
+    defined = {name for text in contents.values() for name in definitions(text) or []}
+    asked = sum(name in defined for name in context.facts.calls)
+    failures = outcome.failures if outcome else []
+    imports = sum(f.startswith("import ") for f in failures)
+    score = (
+        -(sum(not r.passed for r in runs) + len(problems) + imports),
+        -sum(map(crashed, failures)),
+        outcome.passed if outcome else 0,
+        asked,
+    )
+    return Version(round_number, score, contents, [r.summary() for r in results])
+
+
+REGRESSED = "passed before this run and fail now"
+
+
+def regressed(version: Version) -> bool:
+    """The round broke a test that passed before the run (agents/tests_before.py)."""
+    return any(REGRESSED in line for line in version.check_lines)
+
+
+def best(versions: list[Version]) -> Version | None:
+    return max(versions, key=lambda v: (v.score, -v.round)) if versions else None
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What stays on disk after a run no round of which passed: a round (0: the project as it was)
+    and its check lines."""
+
+    round: int
+    check_lines: list[str]
+
+
+def keep_best(
+    context: ToolContext, versions: list[Version], bus: EventBus, *, as_it_was: bool
+) -> Kept | None:
+    """No round passed: leave the files as the round that passed most checks wrote them (the
+    earliest of equals), not as the last try left them, with every file the rounds touched and
+    that round did not write as it was before the run. `as_it_was`: the project's tests ran before
+    the run, and a round that broke one of them cannot win: when every round did, the project as
+    it was stays. None: the files stay as the last round left them."""
+    candidates = [v for v in versions if not (as_it_was and regressed(v))]
+    kept = best(candidates)
+    if kept is None:
+        if not versions:
+            return None
+        restore(context, set(context.written), bus)
+        bus.emit(
+            Notice(
+                level="warning",
+                message="No try beat the project as it was: each broke a test that passed before the"
+                " run. The files are as they were before it; the best try's diff is above.",
+            )
+        )
+        return Kept(0, ["the project as it was: every try broke a test that passed before"])
+    if kept is versions[-1] and set(kept.contents) == set(context.written):
+        return None
+    context.agent = "crew"
+    writer = WriteFileTool().bind(context)
+    changed = [rel for rel, text in kept.contents.items() if _text_of(context, rel) != text]
+    failed = [rel for rel in changed if writer.run(path=rel, content=kept.contents[rel]).startswith("Error")]
+    if failed:
+        bus.emit(
+            Notice(level="warning", message=f"Could not put back round {kept.round}'s {', '.join(failed)}.")
+        )
+        return None
+    restore(context, set(context.written) - set(kept.contents), bus)
+    if kept is not versions[-1]:
+        bus.emit(
+            Notice(
+                level="info",
+                message=f"Kept round {kept.round}'s version: it passed more checks than the last try.",
+            )
+        )
+    return Kept(kept.round, kept.check_lines)
+
+
+def _text_of(context: ToolContext, rel: str) -> str | None:
+    try:
+        return context.files.read_text(rel)
+    except (ValueError, OSError):
+        return None
+
+
+def restore(context: ToolContext, paths: set[str], bus: EventBus) -> None:
+    """Puts these files back as they were before the run (a file the run created is deleted);
+    straight to disk, past the write rules: the text is the user's own."""
+    for rel in sorted(paths):
+        original = context.originals.get(rel)
+        try:
+            if original is not None and _text_of(context, rel) != original:
+                written = context.files.write_text(rel, original)
+                bus.emit(FileChanged(path=written.rel, action="modified", diff=written.diff()))
+            elif original is None and rel in context.created and context.files.resolve(rel).exists():
+                context.files.delete(rel)
+                bus.emit(FileChanged(path=rel, action="deleted", diff=""))
+        except (ValueError, OSError) as exc:
+            bus.emit(Notice(level="warning", message=f"Could not put back {rel} as it was: {exc}"))
+
+
+def ending_message(passed: bool, round_number: int, versions: list[Version], kept: Kept | None = None) -> str:
+    if passed:
+        return f"Approved after {round_number} round(s); checks passed."
+    message = f"Rounds used up ({round_number}) without passing checks; see the last run output."
+    if kept is not None and kept.round == 0:
+        return message + " Nothing was changed: every try broke a test that passed before the run."
+    if kept is not None and kept.round != round_number:
+        message += f" The files are as round {kept.round} left them."
+    kept = best(versions)
+    if kept and kept.score[:2] == (0, 0) and kept.score[2] > 0:
+        # It runs and crashes nowhere; only expected values differ, and on small models the
+        # reviewer is wrong more often than the code (bench.reviewer). Say so plainly.
+        message += (
+            " The code kept runs without errors; the checks that failed disagree with it,"
+            " and the reviewer can be wrong: read them before trusting either."
+        )
+    return message

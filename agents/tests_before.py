@@ -1,0 +1,96 @@
+"""The project's own tests as they stood before the run, and what a round's test run says against
+them: a test that passed before and fails now is the run's doing; a test that failed before and
+still fails is not, unless the request is about it (then it must pass).
+
+Tried with a project whose one unrelated test failed, every request ran all its rounds (85-380 s)
+and reported failure, even when round 1 was right at 25 s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from agents.request_facts import RequestFacts
+
+# pytest -rA's short summary: "PASSED test_a.py::test_one", "FAILED test_a.py::test_two - ...",
+# "ERROR test_b.py - ImportError..." (a file that cannot be collected).
+_OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR|XPASS|XFAIL|SKIPPED)\s+(\S+)", re.M)
+
+
+@dataclass(frozen=True)
+class TestResults:
+    passed: frozenset[str]
+    failed: frozenset[str]  # failed, or errored (collection errors are named by file)
+
+    @classmethod
+    def parse(cls, stdout: str) -> TestResults | None:
+        """Each test's outcome from `pytest -rA` output; None when there is none to read."""
+        passed, failed = set(), set()
+        for outcome, test in _OUTCOME.findall(stdout):
+            if outcome in ("PASSED", "XFAIL", "SKIPPED"):
+                passed.add(test)
+            elif outcome in ("FAILED", "ERROR", "XPASS"):
+                failed.add(test)
+        if not passed and not failed:
+            return None
+        return cls(frozenset(passed), frozenset(failed))
+
+
+def test_file(test_id: str) -> str:
+    return test_id.split("::", 1)[0]
+
+
+def about(test_id: str, facts: RequestFacts) -> bool:
+    """The request is about this test: it names the test's file or the module it tests, or it
+    speaks of the tests without naming any file ("make the failing tests pass")."""
+    path = test_file(test_id)
+    if facts.names_file(path):
+        return True
+    tested = Path(path).stem.removeprefix("test_").removesuffix("_test")
+    if any(Path(f).stem == tested for f in facts.files):
+        return True
+    return not facts.files and facts.about_tests
+
+
+@dataclass(frozen=True)
+class TestVerdict:
+    regressions: list[str]  # passed before, fail now
+    still_failing: list[str]  # failed before, fail now, and the request is about them
+    excused: list[str]  # failed before, fail now, and the request is not about them
+
+    @property
+    def problem(self) -> str:
+        parts = []
+        if self.regressions:
+            parts.append(f"passed before this run and fail now: {', '.join(self.regressions[:6])}")
+        if self.still_failing:
+            parts.append(
+                f"the request is about these, and they still fail: {', '.join(self.still_failing[:6])}"
+            )
+        return "; ".join(parts)
+
+
+def verdict(before: TestResults, now: TestResults, facts: RequestFacts) -> TestVerdict:
+    failing = sorted(now.failed)
+    regressions = [t for t in failing if t not in before.failed]
+    old = [t for t in failing if t in before.failed]
+    return TestVerdict(
+        regressions=regressions,
+        still_failing=[t for t in old if about(t, facts)],
+        excused=[t for t in old if not about(t, facts)],
+    )
+
+
+def already_failing_notice(before: TestResults, facts: RequestFacts) -> str:
+    """Said once, before round 1, when tests fail that the request is not about."""
+    unrelated = sorted(t for t in before.failed if not about(t, facts))
+    if not unrelated:
+        return ""
+    them = "test" if len(unrelated) == 1 else "tests"
+    shown = ", ".join(unrelated[:5]) + (" …" if len(unrelated) > 5 else "")
+    return (
+        f"{len(unrelated)} {them} already failed before this request: {shown}. The request is not"
+        " about them, so they do not keep the run going; a test that passed before must still pass."
+    )

@@ -1,0 +1,22 @@
+"""`--without NAME[,NAME]`, `--with NAME` and `--list-rules`, the same on every crew benchmark."""
+
+from __future__ import annotations
+
+import argparse
+
+from agents.rule_registry import RuleSwitches, parse_names
+
+
+def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--without", default="", help="crew rules switched off, e.g. second_opinion,keep_best"
+    )
+    parser.add_argument("--with", dest="with_rules", default="", help="rules off by default switched on")
+    parser.add_argument("--list-rules", action="store_true", help="print the rule registry (JSON) and stop")
+
+
+def rule_switches(parser: argparse.ArgumentParser, args: argparse.Namespace) -> RuleSwitches:
+    try:
+        return RuleSwitches(parse_names(args.without), parse_names(args.with_rules))
+    except ValueError as exc:
+        parser.error(str(exc))

@@ -1,0 +1,33 @@
+"""Rule follow_up_memory: a follow-up is shown the previous request and the files it changed."""
+
+from pathlib import Path
+
+from tests.crew_script import checks, crew, files
+
+STATS = "def mean(xs):\n    return sum(xs) / len(xs)\n"
+
+
+def _follow_up(tmp_path: Path, without: frozenset[str]) -> str:
+    crew(
+        tmp_path,
+        "Write stats.py with mean(xs).",
+        coder=[files(("stats.py", STATS))],
+        reviewer=[checks("assert mean([2]) == 2")],
+    )
+    fixed = STATS.replace("    return", "    if not xs:\n        return 0.0\n    return")
+    _, _, engine = crew(
+        tmp_path, "Now make it return 0.0 for an empty list.", coder=[files(("stats.py", fixed))],
+        reviewer=[checks("assert mean([]) == 0.0")], without=without,
+    )  # fmt: skip
+    return engine.calls_of("coder")[0].prompt
+
+
+def test_a_follow_up_is_told_the_previous_request_and_shown_its_file(tmp_path: Path) -> None:
+    prompt = _follow_up(tmp_path, frozenset())
+    assert "Previous request in this project: Write stats.py with mean(xs)." in prompt
+    assert "It changed: stats.py." in prompt
+
+
+def test_switched_off_the_follow_up_stands_alone(tmp_path: Path) -> None:
+    prompt = _follow_up(tmp_path, frozenset({"follow_up_memory", "small_project_files", "retrieved_context"}))
+    assert "Previous request" not in prompt and "def mean" not in prompt

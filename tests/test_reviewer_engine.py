@@ -1,0 +1,21 @@
+"""--reviewer-model: the reviewer's turns go to the second model, the coder's to the first."""
+
+from pathlib import Path
+
+from agents.crew_factory import build_crew
+from agents.crew_runner import CrewSettings
+from agents.events import EventBus
+from tests.crew_script import checks, files
+from tests.scripted_engine import ScriptedEngine, by_agent
+
+GOOD = "def add(a, b):\n    return a + b\n"
+
+
+def test_the_reviewer_engine_answers_the_reviewers_turns_only(tmp_path: Path) -> None:
+    coder = ScriptedEngine(by_agent(coder=[files(("calc.py", GOOD))]))
+    reviewer = ScriptedEngine(by_agent(reviewer=[checks("assert add(2, 3) == 5")]))
+    crew = build_crew(coder, tmp_path, EventBus(), CrewSettings(rounds=1), reviewer_engine=reviewer)
+    summary = crew.run("Write calc.py with add(a, b) that returns the sum.")
+    assert summary.approved, summary.message
+    assert [c.agent for c in coder.calls] == ["coder"]
+    assert [c.agent for c in reviewer.calls] == ["reviewer"]

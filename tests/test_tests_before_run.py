@@ -1,0 +1,70 @@
+"""Rule tests_before_run: the project's tests run once before the run; a test that failed before
+and that the request is not about does not keep the run going, a test that passed before must
+still pass, and a request about a failing test must make it pass."""
+
+from pathlib import Path
+
+import pytest
+
+from agents.events import CheckRun
+from tests.crew_script import crew, events, files, notices
+
+STATS = "def mean(xs):\n    return sum(xs) / len(xs)\n"
+MEDIAN = STATS + "\n\ndef median(xs):\n    xs = sorted(xs)\n    return xs[len(xs) // 2]\n"
+BROKEN = "def mean(xs):\n    return 0\n\n\ndef median(xs):\n    return sorted(xs)[len(xs) // 2]\n"
+TEST_STATS = "from stats import mean\n\n\ndef test_mean():\n    assert mean([1, 3]) == 2\n"
+TEST_OTHER = "def test_unrelated():\n    assert 1 + 1 == 3\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "stats.py").write_text(STATS)
+    (tmp_path / "test_stats.py").write_text(TEST_STATS)
+    (tmp_path / "test_other.py").write_text(TEST_OTHER)
+    return tmp_path
+
+
+def test_a_failing_test_the_request_is_not_about_does_not_keep_the_run_going(project: Path) -> None:
+    summary, bus, _ = crew(
+        project, "Add median(xs) to stats.py.", coder=[files(("stats.py", MEDIAN))] * 4, rounds=3
+    )
+    assert summary.approved and summary.rounds_used == 1, summary.checks
+    assert any(
+        "1 test already failed before this request: test_other.py::test_unrelated" in n for n in notices(bus)
+    )
+
+
+def test_switched_off_every_round_is_spent_on_it(project: Path) -> None:
+    summary, _, _ = crew(
+        project, "Add median(xs) to stats.py.", coder=[files(("stats.py", MEDIAN))] * 4, rounds=2,
+        without=frozenset({"tests_before_run"}),
+    )  # fmt: skip
+    assert not summary.approved and summary.rounds_used > 1
+
+
+def test_a_run_whose_every_round_breaks_a_passing_test_changes_nothing(project: Path) -> None:
+    summary, bus, _ = crew(
+        project, "Add median(xs) to stats.py.", coder=[files(("stats.py", BROKEN))] * 4, rounds=2
+    )
+    assert not summary.approved
+    assert (project / "stats.py").read_text() == STATS  # as it was
+    assert summary.files_changed == [] and "Nothing was changed" in summary.message
+    problems = [c.problem for c in events(bus, CheckRun)]
+    assert any("passed before this run and fail now: test_stats.py::test_mean" in p for p in problems)
+    assert any("No try beat the project as it was" in n for n in notices(bus))
+
+
+def test_a_request_about_the_failing_test_must_make_it_pass(project: Path) -> None:
+    (project / "test_other.py").unlink()
+    (project / "durations.py").write_text("def minutes(h):\n    return h * 30\n")
+    (project / "test_durations.py").write_text(
+        "from durations import minutes\n\n\ndef test_h():\n    assert minutes(2) == 120\n"
+    )
+    request = "The tests in test_durations.py fail. Fix durations.py so they pass."
+    still = files(("durations.py", "def minutes(h):\n    return h * 31\n"))
+    summary, _, _ = crew(project, request, coder=[still] * 4, rounds=1)
+    assert not summary.approved
+    assert any("the request is about these, and they still fail" in line for line in summary.checks)
+    fixed = files(("durations.py", "def minutes(h):\n    return h * 60\n"))
+    summary, _, _ = crew(project, request, coder=[fixed] * 4, rounds=1)
+    assert summary.approved
