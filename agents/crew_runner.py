@@ -226,11 +226,7 @@ class CrewRunner:
         coder = coder_for(
             self.roles.coder, state, self.rules, plain=plain, temperature=self.settings.retry_temperature
         )
-        gens = self._candidates(state, coder, plain)
-        start = files_now(context)  # each candidate starts from the files as this round found them
-        state.problems = self.coder_turn.run(
-            state, coder, fresh=fresh, plain=plain, failures=state.failures, candidates=gens
-        )
+        state.problems = self.coder_turn.run(state, coder, fresh=fresh, plain=plain, failures=state.failures)
         wrote = len(context.written) > written_before
         again = on("fresh_after_repeat") and not fresh and not state.fresh_tried
         if wrote and state.versions and again and repeats(context, state):
@@ -239,33 +235,6 @@ class CrewRunner:
             state.fresh_tried = True
             self.bus.emit(Notice(level="info", message="The same code again; asking for a fresh try."))
             state.problems = self.coder_turn.run(state, coder, fresh=True)
-        this_round = self._judge(state, written_before)
-        for text in self.candidate_texts[1:] if gens else []:
-            if state.passed:
-                break
-            restore_round(context, start, this_round, self.bus)
-            written_before = len(context.written)
-            state.problems = self.coder_turn.apply(state, text)
-            this_round = self._judge(state, written_before)
-        if state.passed:
-            return False
-        return self._another_round(state, this_round)
-
-    def _candidates(self, state: RunState, coder: Role, plain: bool) -> list[GenerationSettings] | None:
-        """A sampled retry decodes several candidates together (the engine's batch), tried in
-        turn; the sequential retries left are then done that many at a time."""
-        n = candidate_count(self.engine, self.settings.candidates)
-        gens = candidate_settings(coder, state, self.rules, n, plain=plain)
-        if gens and not state.batched:
-            state.batched = True
-            state.rounds = self._rounds = rounds_with_candidates(state, n)
-        if gens:
-            self.bus.emit(Notice(level="info", message=f"Decoding {n} candidates together; trying each in turn."))
-        return gens
-
-    def _judge(self, state: RunState, written_before: int) -> list[str]:
-        """The checks of what the coder just wrote, the verdict, and the version it leaves."""
-        context = state.context
         this_round = list(dict.fromkeys(context.written[written_before:]))
         results, state.outcome = self.checks.judge(state, self.settler, this_round)
         state.results = results
@@ -278,11 +247,8 @@ class CrewRunner:
             )
         )
         state.versions.append(version_of(context, state.round_number, results, state.outcome, state.problems))
-        return this_round
-
-    def _another_round(self, state: RunState, this_round: list[str]) -> bool:
-        """After a round that did not pass: whether another may follow."""
-        context, on = state.context, self.rules.on
+        if state.passed:
+            return False
         state.tests_fail = asked_tests_fail(context, state, results) if on("asked_tests_stop") else ""
         if state.tests_fail:
             self.bus.emit(Notice(level="info", message=state.tests_fail))

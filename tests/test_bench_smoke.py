@@ -1,10 +1,11 @@
 """Every benchmark runs as docs/benchmarks.md prints it and ends with its one JSON line.
 
 Each bench module runs here in its smallest configuration, as a user would start it
-(`python -m bench.NAME ... --json` in a fresh process), on the bundled SmolLM2-135M so the whole
-file stays within about two minutes on 2 cores. Only the shape is checked: the process exits 0,
-its last line is one JSON object, and that object carries the figures the bench is for. What the
-figures are is the benchmark's business, not this test's.
+(`python -m bench.NAME ... --json` in a fresh process), on the bundled SmolLM2-135M and one
+llama.cpp thread: about 2¼ minutes of CPU in all (4½ to 5½ minutes of wall time on 2 cores under
+a load of 4 to 9). Only the shape is checked: the process exits 0, its last line is one JSON
+object, and that object carries the figures the bench is for. What the figures are is the
+benchmark's business, not this test's.
 
 Covered elsewhere, not repeated here: bench.humaneval (tests/test_humaneval_bench.py runs its CLI
 on one problem and reads its JSON line) and bench.gpu_offload (tests/test_gpu_offload_bench.py).
