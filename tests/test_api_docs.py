@@ -78,7 +78,10 @@ def test_at_most_three_lookups_first_errors_first() -> None:
 @pytest.mark.parametrize(
     ("request_text", "names"),
     [
-        ("Write report.py that uses csv.DictWriter, and the json module for the config.", ["csv.DictWriter", "json"]),
+        (
+            "Write report.py that uses csv.DictWriter, and the json module for the config.",
+            ["csv.DictWriter", "json"],
+        ),
         ("Use argparse to read --name; with pathlib, write out.txt.", ["argparse", "pathlib"]),
         ("Parse the date with datetime.strptime.", ["datetime.strptime"]),  # not datetime again
         ("Write a script that prints the time in a random string.", []),  # words, not libraries
