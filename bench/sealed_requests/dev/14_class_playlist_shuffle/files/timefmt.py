@@ -1,0 +1,3 @@
+def mmss(seconds):
+    minutes, seconds = divmod(int(seconds), 60)
+    return f"{minutes}:{seconds:02d}"
