@@ -122,6 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_workspace_flag(ask)
     ask.add_argument("--rounds", type=int, default=3, help="coder/reviewer rounds at most")
     ask.add_argument("--json-events", action="store_true", help="print events as JSON lines")
+    mcp = sub.add_parser("mcp", help="serve the crew to MCP clients over stdio")
+    _add_model_flags(mcp, argparse.SUPPRESS)
+    _add_workspace_flag(mcp)
+    mcp.add_argument("--rounds", type=int, default=3, help="coder/reviewer rounds at most, per ask")
     undo = sub.add_parser("undo", help="restore the workspace to before the last crew run")
     _add_workspace_flag(undo)
     index = sub.add_parser("index", help="build or refresh the workspace's code index")
@@ -267,9 +271,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError:  # not worth failing over: the real page follows in seconds
         splash = None
     if not args.no_browser:
-        import webbrowser
+        from gui.browser_launch import open_in_browser
 
-        webbrowser.open(url)
+        open_in_browser(url)  # through a 0600 redirect file: the key stays off command lines
     state = compose_ide(args, remote)
     host = state.host
 
@@ -412,6 +416,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from mcp_server import serve
+
+    return serve(args, remote_settings(args), engine_settings(args))
+
+
 def cmd_undo(args: argparse.Namespace) -> int:
     from agents.headless import run_undo
 
@@ -438,6 +448,7 @@ COMMANDS = {
     "models": cmd_models,
     "pick-model": cmd_pick_model,
     "ask": cmd_ask,
+    "mcp": cmd_mcp,
     "undo": cmd_undo,
     "index": cmd_index,
     "search": cmd_search,
