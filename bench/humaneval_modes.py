@@ -25,6 +25,7 @@ from models.reply_budget import reply_budget_for
 from models.reply_trace import ReplyTrace
 
 if TYPE_CHECKING:
+    from agents.crew_runner import CrewSettings
     from agents.rule_registry import RuleSwitches
 
 
@@ -141,8 +142,11 @@ def solve_crew(
     rounds: int = 3,
     *,
     rules: RuleSwitches | None = None,
+    crew: CrewSettings | None = None,
 ) -> Solution:
-    """The product's crew on the problem; it sizes its own replies from the model."""
+    """The product's crew on the problem; it sizes its own replies from the model. `crew`: the
+    crew's other settings (a profile's retry and retry temperature); `rounds`, `rules` and `gen`'s
+    temperature and seed are set from the arguments."""
     from agents.crew_factory import build_crew
     from agents.crew_runner import CrewSettings
     from agents.events import AgentFinished, CheckRun, EventBus
@@ -156,8 +160,12 @@ def solve_crew(
         # `pass`, not `...`: the 0.5B wrote `... + [numbers[-1]]` into its answer.
         (workspace / SOLUTION_FILE).write_text(problem["prompt"].rstrip("\n") + "\n    pass\n")
         bus = EventBus()
-        settings = CrewSettings(
-            rounds=rounds, temperature=gen.temperature, seed=gen.seed, rules=rules or RuleSwitches()
+        settings = replace(
+            crew or CrewSettings(),
+            rounds=rounds,
+            temperature=gen.temperature,
+            seed=gen.seed,
+            rules=rules or RuleSwitches(),
         )
         summary = build_crew(engine, workspace, bus, settings).run(crew_request(entry))
         code = (workspace / SOLUTION_FILE).read_text(encoding="utf-8", errors="replace")
