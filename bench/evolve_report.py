@@ -1,0 +1,70 @@
+"""bench.evolve's outputs: the fitness plot, the winner as a crew profile, the summary line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from agents.crew_profile import CrewProfile, save_profile
+from bench.evolve_search import Member
+
+PLOT = "fitness.png"
+
+
+def plot(lineage: list[dict[str, Any]], path: Path, problems: int) -> Path | None:
+    """Best and mean problems passed per generation, and the hand-tuned crew's as a line."""
+    if not lineage:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    generations = [row["generation"] for row in lineage]
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.plot(generations, [row["best"] for row in lineage], "o-", label="best")
+    ax.plot(generations, [row["mean"] for row in lineage], "s--", label="mean")
+    hand = [m for m in lineage[0]["members"] if m["origin"] == "hand-tuned"]
+    if hand:
+        ax.axhline(hand[0]["passed"], color="grey", linestyle=":", label="hand-tuned crew")
+    ax.set_xlabel("generation")
+    ax.set_ylabel(f"problems passed (of {problems})")
+    ax.set_xticks(generations)
+    ax.set_ylim(0, problems + 0.5)
+    ax.legend(loc="lower right")
+    ax.set_title("bench.evolve: fitness per generation")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def generation_row(
+    generation: int, members: list[Member], rng_state: list[Any], seconds: float
+) -> dict[str, Any]:
+    scores = [m.passed for m in members]
+    return {
+        "generation": generation,
+        "members": [m.to_dict() for m in members],
+        "best": max(scores),
+        "mean": round(sum(scores) / len(scores), 3),
+        "seconds": round(seconds, 1),
+        "rng_state": rng_state,
+    }
+
+
+def winner_profile(best: Member, model: str, name: str, note: str) -> CrewProfile:
+    return CrewProfile.from_settings(name, best.config.settings(), model=model, note=note)
+
+
+def write_winner(best: Member, model: str, name: str, note: str, folders: list[Path]) -> list[Path]:
+    profile = winner_profile(best, model, name, note)
+    return [save_profile(profile, folder) for folder in folders]
+
+
+def model_stem(model: str) -> str:
+    """qwen2.5-coder-0.5b-instruct-q4_k_m.gguf -> qwen2.5-coder-0.5b"""
+    stem = model.removesuffix(".gguf")
+    for tail in ("-instruct", "-q4_k_m", "-q8_0"):
+        stem = stem.split(tail)[0] if tail in stem else stem
+    return stem
