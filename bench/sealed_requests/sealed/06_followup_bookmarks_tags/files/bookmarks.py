@@ -1,0 +1,14 @@
+class Bookmarks:
+    def __init__(self):
+        self.items = []  # {"url": ..., "title": ..., "tags": [...]}
+
+    def add(self, url, title, tags=()):
+        if any(b["url"] == url for b in self.items):
+            raise ValueError(f"already saved: {url}")
+        self.items.append({"url": url, "title": title, "tags": list(tags)})
+
+    def search(self, tag):
+        return [b for b in self.items if tag in b["tags"]]
+
+    def remove(self, url):
+        self.items = [b for b in self.items if b["url"] != url]

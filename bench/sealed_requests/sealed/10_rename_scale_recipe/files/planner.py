@@ -1,0 +1,11 @@
+from collections import Counter
+
+from recipes import RECIPES, scale_recipe
+
+
+def shopping_list(plan):
+    """plan: (recipe name, people) pairs -> total of each ingredient."""
+    total = Counter()
+    for name, people in plan:
+        total.update(scale_recipe(RECIPES[name], people)["ingredients"])
+    return dict(total)

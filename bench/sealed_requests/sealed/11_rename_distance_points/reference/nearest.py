@@ -1,0 +1,13 @@
+import geo
+from places import PLACES
+
+
+def nearest(point, exclude=()):
+    best = None
+    for name, place in PLACES.items():
+        if name in exclude:
+            continue
+        km = geo.distance(point, place)
+        if best is None or km < best[1]:
+            best = (name, km)
+    return best[0]
