@@ -4,19 +4,24 @@ Decoding a model on a CPU is bound by reading its weights, and a batch of N next
 once, so N replies cost much less than N times one (as llama.cpp's examples/batched shows).
 
 How, with llama-cpp-python's low-level API:
-- the engine's own context evaluates the prompt but its last token, the way a chat() call would, so
-  the engine's prefix cache serves both kinds of call and holds the prompt afterwards;
+- the engine's own context evaluates the prompt as a chat() call would (so its prefix cache serves
+  both kinds of call and holds the prompt afterwards), and every sequence samples its first token
+  from those logits;
 - a second context on the same model, for N sequences with a KV stream each (kv_unified off),
-  receives that KV state by copy (llama_state_seq_get_data/set_data: no re-evaluation; a model
-  whose state has another layout evaluates the prompt there instead), decodes the last prompt
-  token, and llama_memory_seq_cp copies that stream to every other sequence's;
+  receives the prompt's KV state by copy (llama_state_seq_get_data/set_data: no re-evaluation; a
+  model whose state has another layout evaluates the prompt there instead), and
+  llama_memory_seq_cp copies that stream to every other sequence's;
 - each step decodes one token per unfinished sequence in one llama_decode; every sequence samples
   its own row of logits with its own chain (seed, temperature, repeat penalty, optional grammar)
   and ends on its own (end of generation, stop strings, max tokens, a repetition loop);
 - the second context is freed at the end: nothing of the batch stays in the engine's context.
 
-Each sequence attends over its own stream, laid out as a single decode lays out its cache, so at
-temperature 0 every reply is the one chat() gives (checked by tests/test_batch_decode.py).
+Each sequence attends over its own stream, laid out as a single decode lays out its cache, and the
+prompt is evaluated in chat()'s chunks, so at temperature 0 every reply is the one chat() gives
+(tests/test_batch_decode.py) where llama.cpp computes a row of a batch as it computes a lone row.
+Where it repacks weights for its CPU kernels (Q4_0/Q4_K/IQ4_NL on AVX2 without AMX), a batch of 4
+or more rows takes another kernel (gemm, not gemv) whose sums round differently in the last bits,
+so a greedy reply can part from chat()'s after some tokens, as two near-equal choices flip.
 """
 
 from __future__ import annotations
@@ -59,11 +64,11 @@ class BatchRun:
 
     sequences: list[Decoded]
     prompt_tokens: int
-    prompt_tokens_evaluated: int  # by the engine's context (the rest came from its cache), +1 here
+    prompt_tokens_evaluated: int  # the rest came from the engine's cache
     started: float
-    first_token_at: float  # when every sequence had its first token (all share one logits row)
+    first_token_at: float  # when every sequence had its first token (all from the prompt's logits)
     decode_steps: int = 0  # llama_decode calls after the prompt
-    timings: dict[str, float] = field(default_factory=dict)
+    pieces: dict[int, bytes] = field(default_factory=dict)  # token id -> its text, looked up once
 
 
 class _Sequence:
@@ -145,18 +150,17 @@ def sampler_for(
 
 
 def prepare_prompt(llm: Any, tokens: Sequence[int]) -> int:
-    """Leave the engine's context holding tokens[:-1] (reusing its cached prefix, as
-    Llama.generate does); returns how many tokens that evaluated."""
-    head = list(tokens[:-1])
+    """Evaluate the prompt in the engine's context as Llama.generate would (its cached prefix
+    reused, at least the last token evaluated so its logits are fresh); returns how many tokens
+    that evaluated. Chunked as chat() chunks it, the prompt's cache and first logits are chat()'s."""
     cached = llm.input_ids[: llm.n_tokens].tolist()
-    keep = llm.longest_token_prefix(cached, head)
+    keep = min(llm.longest_token_prefix(cached, tokens), len(tokens) - 1)
     llm._ctx.kv_cache_seq_rm(-1, keep, -1)  # noqa: SLF001 - as Llama.generate trims its cache
     llm.n_tokens = keep
-    if keep < len(head):
-        llm.eval(head[keep:])
-    # The cache now ends before the prompt's last token: the next generate evaluates it again.
+    llm.eval(list(tokens[keep:]))
+    # A later generate re-evaluates the last token rather than trusting logits it did not see made.
     llm._requires_eval = True  # noqa: SLF001
-    return len(head) - keep
+    return len(tokens) - keep
 
 
 def open_context(llm: Any, n_seq: int, cells_per_seq: int) -> _Context:
@@ -243,37 +247,49 @@ def decode_together(
     Each settings' seed, temperature, max_tokens and stop strings apply to its own sequence (plus
     `stops`, the chat template's). Raises BatchUnavailableError when the batch context cannot be
     made (too little memory): the caller decodes one by one instead."""
-    import llama_cpp
-
     started = time.perf_counter()
-    evaluated = prepare_prompt(llm, prompt) + 1
-    longest = max(gen.max_tokens for gen in gens)
-    ctx = open_context(llm, len(gens), len(prompt) + longest + 1)
-    batch = _Batch(max(len(gens), 1))
+    evaluated = prepare_prompt(llm, prompt)
+    run = BatchRun([], len(prompt), evaluated, started, 0.0)
     seqs = [
         _Sequence(index, gen, list(gen.stop) + list(stops), sampler_for(llm, gen, grammar))
         for index, gen in enumerate(gens)
     ]
     try:
-        memory = llama_cpp.llama_get_memory(ctx.ctx)
-        if not copy_sequence(llm.ctx, ctx.ctx, len(gens)):
-            llama_cpp.llama_memory_seq_rm(memory, 0, -1, -1)
-            evaluated += _evaluate(llm, ctx, prompt[:-1])
-        batch.fill([(prompt[-1], len(prompt) - 1, 0)])
-        batch.decode(ctx)
-        for seq in seqs[1:]:  # a copy of stream 0, done by llama.cpp before the next decode
-            llama_cpp.llama_memory_seq_cp(memory, 0, seq.seq_id, -1, -1)
-        run = BatchRun([], len(prompt), evaluated, started, 0.0)
-        _generate(llm, ctx, batch, seqs, len(prompt), cancel, run)
+        # Every first token from the prompt's logits in the engine's context, as chat()'s.
+        _sample(llm, llm._ctx, seqs, run, -1)  # noqa: SLF001
+        run.first_token_at = time.perf_counter()
+        if any(not seq.done for seq in seqs):
+            _continue_in_batch(llm, prompt, seqs, cancel, run)
     finally:
         for seq in seqs:
             seq.sampler.close()
-        batch.close()
-        llama_cpp.llama_free(ctx.ctx)
     run.sequences = [
         Decoded(seq.tokens, seq.text(), seq.finish_reason or "stop", seq.ended_at) for seq in seqs
     ]
     return run
+
+
+def _continue_in_batch(
+    llm: Any, prompt: Sequence[int], seqs: list[_Sequence], cancel: threading.Event | None, run: BatchRun
+) -> None:
+    """The prompt's cache into a context of its own per sequence, then the steps, all in one batch."""
+    import llama_cpp
+
+    longest = max(seq.max_tokens for seq in seqs)
+    ctx = open_context(llm, len(seqs), len(prompt) + longest + 1)
+    batch = _Batch(len(seqs))
+    try:
+        if not copy_sequence(llm.ctx, ctx.ctx, len(seqs)):
+            memory = llama_cpp.llama_get_memory(ctx.ctx)
+            llama_cpp.llama_memory_seq_rm(memory, 0, -1, -1)
+            run.prompt_tokens_evaluated += _evaluate(llm, ctx, prompt)
+        memory = llama_cpp.llama_get_memory(ctx.ctx)
+        for seq in seqs[1:]:  # a copy of stream 0, done by llama.cpp before the next decode
+            llama_cpp.llama_memory_seq_cp(memory, 0, seq.seq_id, -1, -1)
+        _generate(llm, ctx, batch, seqs, len(prompt), cancel, run)
+    finally:
+        batch.close()
+        llama_cpp.llama_free(ctx.ctx)
 
 
 def _evaluate(llm: Any, ctx: _Context, tokens: Sequence[int]) -> int:
@@ -295,6 +311,20 @@ def _evaluate(llm: Any, ctx: _Context, tokens: Sequence[int]) -> int:
     return len(tokens)
 
 
+def _sample(llm: Any, ctx: Any, seqs: list[_Sequence], run: BatchRun, row: int | None = None) -> None:
+    """One token for every unfinished sequence, from its row of `ctx`'s logits (or `row`)."""
+    import llama_cpp
+
+    vocab = llm._model.vocab  # noqa: SLF001
+    for seq in seqs:
+        if seq.done:
+            continue
+        token = seq.sampler.sample(ctx, seq.row if row is None else row)
+        if token not in run.pieces:
+            run.pieces[token] = llm.detokenize([token])
+        seq.take(token, run.pieces[token], llama_cpp.llama_vocab_is_eog(vocab, token))
+
+
 def _generate(
     llm: Any,
     ctx: _Context,
@@ -304,21 +334,8 @@ def _generate(
     cancel: threading.Event | None,
     run: BatchRun,
 ) -> None:
-    """Sample every unfinished sequence, then decode their new tokens in one batch, until all end."""
-    import llama_cpp
-
-    vocab = llm._model.vocab  # noqa: SLF001
-    pieces: dict[int, bytes] = {}  # token id -> its text, looked up once per id
+    """Decode the unfinished sequences' last tokens in one batch, sample each, until all end."""
     while True:
-        for seq in seqs:
-            if seq.done:
-                continue
-            token = seq.sampler.sample(ctx, seq.row)
-            if token not in pieces:
-                pieces[token] = llm.detokenize([token])
-            seq.take(token, pieces[token], llama_cpp.llama_vocab_is_eog(vocab, token))
-        if not run.first_token_at:
-            run.first_token_at = time.perf_counter()
         active = [seq for seq in seqs if not seq.done]
         if active and cancel is not None and cancel.is_set():
             for seq in active:
@@ -332,3 +349,4 @@ def _generate(
         batch.decode(ctx)
         run.decode_steps += 1
         position += 1
+        _sample(llm, ctx, active, run)

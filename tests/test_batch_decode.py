@@ -1,6 +1,9 @@
 """Candidates decoded together (models.batch_decode): on the real bundled model, N replies in one
 batch are the replies N chat() calls give, each sequence keeps its own seed, stops and length, and
-the engine's cache is left as an ordinary call leaves it. The server backend asks in parallel."""
+the engine's cache is left as an ordinary call leaves it. The server backend asks in parallel.
+
+Exact equality holds here on every CPU: the bundled model is Q4_1, which llama.cpp never repacks,
+so a row of a batch is computed as a lone row is (models.batch_decode's docstring says where not)."""
 
 from __future__ import annotations
 
