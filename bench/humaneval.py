@@ -30,6 +30,7 @@ from agents.rule_registry import registry_json
 from bench.humaneval_exec import grade
 from bench.humaneval_modes import Budget, Solution, solve_crew, solve_single
 from bench.humaneval_report import MODES, read_records, summarize, write_reports
+from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
 from bench.rule_flags import add_rule_arguments, rule_switches
 from models.engine import Engine, EngineSettings, GenerationSettings
 from models.model_path import resolve_model
@@ -64,7 +65,7 @@ def solve(mode: str, engine: Engine, problem: dict[str, Any], args: argparse.Nam
     gen = GenerationSettings(temperature=0.0, repeat_penalty=args.repeat_penalty, seed=args.seed)
     if mode == "single":
         return solve_single(engine, problem, gen, Budget.for_model(engine.info, engine.settings.n_ctx))
-    return solve_crew(engine, problem, gen, args.rounds, rules=args.rules)
+    return solve_crew(engine, problem, gen, args.rounds, rules=args.rules, crew=getattr(args, "crew", None))
 
 
 def record_of(
@@ -116,6 +117,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--limit", type=int, default=None, help="how many problems (default: to the end)")
     parser.add_argument("--rounds", type=int, default=3, help="crew: rounds of the IDE's crew")
     add_rule_arguments(parser)
+    add_profile_argument(parser)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--seed", type=int, default=1234)
@@ -123,8 +125,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     # passes there (5 against 10 of 82).
     parser.add_argument("--repeat-penalty", type=float, default=1.0)
     parser.add_argument("--json", action="store_true", help="end with one JSON line: the summary")
+    profile = profile_defaults(parser, argv)
     args = parser.parse_args(argv)
-    args.rules = rule_switches(parser, args)
+    args.crew, args.rules = crew_settings(profile, rule_switches(parser, args))
     return args
 
 
@@ -171,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         "repeat_penalty": args.repeat_penalty,
         "rounds": args.rounds,
         "rules": args.rules.describe(),
+        "profile": args.profile,
         "n_ctx": args.n_ctx,
         "budget": asdict(Budget.for_model(engine.info, engine.settings.n_ctx)),
     }
