@@ -8,6 +8,9 @@ divided by the time from the first piece to the last. The multi-turn part replay
 through the engine and reports, per turn, prompt tokens llama.cpp evaluated / prompt tokens sent;
 the plain Llama's own counter (llama_perf_context n_p_eval) is shown beside it as a cross-check.
 The speed-up figures (constrained_ratio, rewrite_speedup) are bench/engine_speedups.py's.
+batch4_speedup: total decode tokens/s of 4 replies decoded together (Engine.complete_many, sampled
+at temperature 0.7, seeds apart) over decode tokens/s of one chat() reply with the same settings,
+same prompts, same run, alternating which goes first.
 """
 
 from __future__ import annotations
@@ -16,16 +19,19 @@ import argparse
 import json
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
 from bench import engine_speedups
-from models.engine import Engine, EngineSettings, GenerationSettings
+from models.chat_engine import spread_settings
+from models.engine import CallStats, Engine, EngineSettings, GenerationSettings
 from models.model_path import resolve_model
 
-PARTS = ("decode", "turns", "constrained", "rewrite", "rewrite-llama-cpp")
+PARTS = ("decode", "turns", "constrained", "rewrite", "rewrite-llama-cpp", "batch")
+BATCH_N = 4
+BATCH_PROMPTS = 3  # of PROMPTS, per round
 
 PROMPTS = [
     "Write a Python function that checks whether a string is a palindrome.",
@@ -132,15 +138,17 @@ def run(
     engine = Engine(path, settings)
     report = engine.load()
     started = time.perf_counter()
-    raw = Llama(
-        model_path=str(path),
-        n_ctx=n_ctx,
-        n_batch=settings.n_batch,
-        n_ubatch=settings.n_batch,
-        n_gpu_layers=report.n_gpu_layers,
-        seed=settings.seed,
-        verbose=False,
-    )
+    raw = None
+    if {"decode", "turns"} & set(parts):  # the plain Llama is only compared with there
+        raw = Llama(
+            model_path=str(path),
+            n_ctx=n_ctx,
+            n_batch=settings.n_batch,
+            n_ubatch=settings.n_batch,
+            n_gpu_layers=report.n_gpu_layers,
+            seed=settings.seed,
+            verbose=False,
+        )
     raw_load_s = time.perf_counter() - started
 
     ours: list[Sample] = []
@@ -162,7 +170,10 @@ def run(
         result |= _decode_figures(ours, theirs)
     if "turns" in parts:
         result |= _turn_figures(_chat_turn_fractions(engine, raw, gen))
-    raw.close()
+    if raw is not None:
+        raw.close()
+    if "batch" in parts:
+        result |= batch_speedup(engine, rounds, max_tokens)
     tool_gen = GenerationSettings(temperature=0.0, max_tokens=1200, seed=1234, repeat_penalty=1.0)
     speed_rounds = rounds
     if "constrained" in parts:
@@ -171,6 +182,41 @@ def run(
         result |= engine_speedups.rewrite(engine, tool_gen, speed_rounds, "rewrite-llama-cpp" in parts)
     engine.close()
     return result
+
+
+def batch_speedup(engine: Engine, rounds: int, max_tokens: int) -> dict[str, Any]:
+    """Decode tokens/s of BATCH_N replies decoded together over that of one reply (module doc)."""
+    gen = GenerationSettings(temperature=0.7, max_tokens=max_tokens, seed=1234)
+    one: list[CallStats] = []
+    many: list[CallStats] = []
+    for round_index in range(rounds):
+        for index, prompt in enumerate(PROMPTS[:BATCH_PROMPTS]):
+            messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}]
+            seed = gen.seed + 100 * (round_index * len(PROMPTS) + index)
+            order = ("one", "many") if (round_index + index) % 2 == 0 else ("many", "one")
+            for who in order:
+                if who == "one":
+                    one.append(engine.chat(messages, replace(gen, seed=seed))[1])
+                else:
+                    engine.complete_many(messages, spread_settings(replace(gen, seed=seed), BATCH_N))
+                    assert engine.last_stats is not None
+                    many.append(engine.last_stats)
+    one_tps, many_tps = _decode_rate(one, 1), _decode_rate(many, BATCH_N)
+    return {
+        "batch_runs_each": len(one),
+        "batch1_tps": round(one_tps, 2),
+        f"batch{BATCH_N}_tps": round(many_tps, 2),
+        f"batch{BATCH_N}_speedup": round(many_tps / one_tps, 3) if one_tps else 0.0,
+        f"batch{BATCH_N}_tokens": sum(stats.completion_tokens for stats in many),
+        "batch1_tokens": sum(stats.completion_tokens for stats in one),
+    }
+
+
+def _decode_rate(calls: list[CallStats], replies_per_call: int) -> float:
+    """Tokens after each reply's first, over the seconds from the first token to the last."""
+    tokens = sum(max(stats.completion_tokens - replies_per_call, 0) for stats in calls)
+    seconds = sum(stats.total_s - stats.time_to_first_token_s for stats in calls)
+    return tokens / seconds if seconds > 0 else 0.0
 
 
 def _decode_figures(ours: list[Sample], theirs: list[Sample]) -> dict[str, Any]:
@@ -215,6 +261,12 @@ def print_report(result: dict[str, Any]) -> None:
             f"chat turn {turn['turn']}: evaluated {turn['evaluated']:4d} of {turn['prompt_tokens']:4d}"
             f" prompt tokens ({turn['eval_fraction']:.3f}); plain Llama {turn['raw_evaluated']} of "
             f"{turn['raw_prompt_tokens']} ({turn['raw_eval_fraction']:.3f})"
+        )
+    if "batch4_speedup" in result:
+        print(
+            f"decode tokens/s   {BATCH_N} together {result[f'batch{BATCH_N}_tps']:8.2f} (all replies)"
+            f"   one {result['batch1_tps']:8.2f}   batch{BATCH_N}_speedup {result['batch4_speedup']:.3f},"
+            f" {result['batch_runs_each']} runs each"
         )
     if "constrained_ratio" in result:
         print(

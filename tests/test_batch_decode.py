@@ -176,3 +176,12 @@ def test_the_server_backend_asks_in_parallel() -> None:
     ]
     assert elapsed < 4 * stub.slow_s  # the four waits overlapped
     assert sorted(body["seed"] for body in stub.requests) == [7, 8, 9, 10]
+
+
+def test_the_benchmark_reports_the_batch_speedup(engine: Engine) -> None:
+    from bench.engine import batch_speedup
+
+    figures = batch_speedup(engine, rounds=1, max_tokens=8)
+    assert figures["batch_runs_each"] == 3
+    assert figures["batch4_tokens"] > figures["batch1_tokens"] > 0
+    assert figures["batch4_speedup"] > 0 and figures["batch1_tps"] > 0
