@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,7 @@ from agents.events import (
 from agents.file_blocks import FORMAT_RULES, file_blocks
 from agents.roles import files_named_in, roles_for
 from agents.rule_registry import RuleSwitches, registry_json
+from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
 from bench.rule_flags import add_rule_arguments, rule_switches
 from models.engine import CallStats, Engine, EngineError, EngineSettings, Message
 from models.model_path import resolve_model
@@ -242,14 +243,19 @@ def crew_steps(history: list[Any]) -> list[dict[str, Any]]:
 
 
 def run_crew(
-    engine: Engine, request: AcceptanceRequest, rounds: int, *, rules: RuleSwitches | None = None
+    engine: Engine,
+    request: AcceptanceRequest,
+    rounds: int,
+    *,
+    rules: RuleSwitches | None = None,
+    crew: CrewSettings | None = None,
 ) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="bench-crew-") as folder:
         workspace = Path(folder)
         before = prepare_workspace(request, workspace)
         bus = EventBus()
         began = time.perf_counter()
-        settings = CrewSettings(rounds=rounds, rules=rules or RuleSwitches())
+        settings = replace(crew or CrewSettings(), rounds=rounds, rules=rules or RuleSwitches())
         summary = build_crew(engine, workspace, bus, settings).run(request.text)
         seconds = time.perf_counter() - began
         files = _written(workspace, summary.files_changed)
@@ -478,14 +484,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="request names or prefixes, e.g. 01,02_edit")
     parser.add_argument("--rounds", type=int, default=3)
     add_rule_arguments(parser)
+    add_profile_argument(parser)
     parser.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where transcripts and results go")
     parser.add_argument("--merge", type=Path, nargs="+", help="summarize these runs' results.json as one run")
+    profile = profile_defaults(parser, argv)
     args = parser.parse_args(argv)
     if args.list_rules:
         print(registry_json())
         return 0
-    rules = rule_switches(parser, args)
+    crew_base, rules = crew_settings(profile, rule_switches(parser, args))
     if args.merge:
         return merge(args.merge, args.out, as_json=args.json)
 
@@ -498,7 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     records: list[dict[str, Any]] = []
     try:
         for number, request in enumerate(requests, start=1):
-            crew = run_crew(engine, request, args.rounds, rules=rules)
+            crew = run_crew(engine, request, args.rounds, rules=rules, crew=crew_base)
             single = run_single(engine, request)
             write_transcript(args.out, request, crew, single)
             records.append(record(request, crew, single))
@@ -517,6 +525,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         engine.close()
     result = summarize(records, model, args.rounds, rules=rules)
+    result["profile"] = args.profile
     return report(args.out, result, records, as_json=args.json)
 
 
