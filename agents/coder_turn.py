@@ -16,6 +16,7 @@ from agents.round_versions import code_of
 from agents.rule_registry import RuleSwitches
 from agents.run_state import RunState
 from agents.static_rules import StaticScan, static_problems
+from models.engine import GenerationSettings
 from tools.workspace_files import WorkspaceFiles
 
 MAX_SCANNED_FILES = 200  # Python files searched for what the request asks for
@@ -30,6 +31,7 @@ class CoderTurn:
     ) -> None:
         self.files, self.bus, self.rules, self.ask = files, bus, rules, ask
         self.shown_chars = shown_chars  # the files shown whole (~1,500 tokens)
+        self._shape: tuple[list[str], str | None, dict[str, str]] = ([], None, {})
 
     def run(
         self,
@@ -39,10 +41,13 @@ class CoderTurn:
         fresh: bool = False,
         plain: bool = False,
         failures: list[str] | None = None,
+        candidates: list[GenerationSettings] | None = None,
     ) -> list[str]:
         """`fresh`: the coder sees the files as they were before the run, the feedback as a warning.
         After a try that wrote the files back as they were, it is shown only the definitions the
-        request names or the failed checks call (agents/focused_retry), where there are such."""
+        request names or the failed checks call (agents/focused_retry), where there are such.
+        `candidates`: several replies decoded together; the first is written, the others wait in
+        `self.candidate_texts` for `apply`."""
         context, on = state.context, self.rules.on
         shown_files = self.current_files(
             state.allowed_files or state.earlier, context.originals if fresh or plain else None
@@ -78,16 +83,21 @@ class CoderTurn:
             "the files, each whole in a code block",
             enough=repeats_a_block,
             plain=plain,
+            candidates=candidates,
         )
-        context.agent = "coder"
         # A follow-up's code block without a file name is about the one file the last run changed.
         nameless = on("nameless_block_follow_up") and len(state.earlier) == 1
-        fallback = state.earlier[0] if nameless else None
         # A focused try writes the files it was shown part of, and a block without a path in it
         # is about its one file (the 0.5B answered clamp() alone, with no path).
         expected = [f.path for f in focus] or state.allowed_files
-        blocks = file_blocks(reply, expected, fallback, shown_files)
-        return self._write(state, blocks, reply)
+        self._shape = (expected, state.earlier[0] if nameless else None, shown_files)
+        return self.apply(state, reply)
+
+    def apply(self, state: RunState, reply: str) -> list[str]:
+        """Writes a reply to the last prompt (one of its candidates) and returns its problems."""
+        state.context.agent = "coder"
+        expected, fallback, shown_files = self._shape
+        return self._write(state, file_blocks(reply, expected, fallback, shown_files), reply)
 
     def _write(self, state: RunState, blocks: list[FileBlock], reply: str) -> list[str]:
         context = state.context

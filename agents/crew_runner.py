@@ -43,17 +43,21 @@ from agents.round_checks import RoundChecks
 from agents.round_policy import (
     RETRY_TEMPERATURE,
     asked_tests_fail,
+    candidate_count,
+    candidate_settings,
     changed_files,
     coder_for,
     feedback,
     plain_round,
     repeats,
+    rounds_with_candidates,
 )
-from agents.round_versions import ending_message, keep_best, same_code, version_of
+from agents.round_versions import ending_message, files_now, keep_best, restore_round, same_code, version_of
 from agents.rule_registry import RuleSwitches
 from agents.run_state import RunState
 from agents.written_checks import modules_of
 from models.chat_engine import ChatEngine
+from models.engine import GenerationSettings
 from models.reply_budget import reply_budget_for
 from tools.run_snapshot import RunInfo, RunSnapshots, SnapshotError
 from tools.sandbox import RunLimits
@@ -73,6 +77,9 @@ class CrewSettings:
     # asked again afresh). Small models repair worse than they resample (bench.crew, README).
     retry: str = "fresh"
     retry_temperature: float = RETRY_TEMPERATURE  # the coder's, on a sampled retry
+    # Candidates a sampled retry decodes together (rule "candidates"); 0: from the hardware
+    # (agents/round_policy.candidate_count), 1: one at a time.
+    candidates: int = 0
     # Which rules are on (agents/rule_registry.py): each rule's default, less those switched off.
     rules: RuleSwitches = field(default_factory=RuleSwitches)
 
@@ -119,6 +126,7 @@ class CrewRunner:
         self._llms: list[LocalLLM] = []
         self.previous: RunInfo | None = None
         self._rounds = self.settings.rounds  # the current run's, for AgentStarted
+        self.candidate_texts: list[str] = []  # the last coder call's candidates, when it decoded several
         self.texts = ProjectTexts(self.files)
         self.settler = self._new_settler()
         self.checks = RoundChecks(self.files, self.texts, bus, self.rules, self._ask_reviewer)
@@ -226,7 +234,11 @@ class CrewRunner:
         coder = coder_for(
             self.roles.coder, state, self.rules, plain=plain, temperature=self.settings.retry_temperature
         )
-        state.problems = self.coder_turn.run(state, coder, fresh=fresh, plain=plain, failures=state.failures)
+        gens = self._candidates(state, coder, plain)
+        start = files_now(context)  # each candidate starts from the files as this round found them
+        state.problems = self.coder_turn.run(
+            state, coder, fresh=fresh, plain=plain, failures=state.failures, candidates=gens
+        )
         wrote = len(context.written) > written_before
         again = on("fresh_after_repeat") and not fresh and not state.fresh_tried
         if wrote and state.versions and again and repeats(context, state):
@@ -235,6 +247,34 @@ class CrewRunner:
             state.fresh_tried = True
             self.bus.emit(Notice(level="info", message="The same code again; asking for a fresh try."))
             state.problems = self.coder_turn.run(state, coder, fresh=True)
+        this_round = self._judge(state, written_before)
+        for text in self.candidate_texts[1:] if gens else []:
+            if state.passed:
+                break
+            restore_round(context, start, this_round, self.bus)
+            written_before = len(context.written)
+            state.problems = self.coder_turn.apply(state, text)
+            this_round = self._judge(state, written_before)
+        if state.passed:
+            return False
+        return self._another_round(state, this_round)
+
+    def _candidates(self, state: RunState, coder: Role, plain: bool) -> list[GenerationSettings] | None:
+        """A sampled retry decodes several candidates together (the engine's batch), tried in
+        turn; the sequential retries left are then done that many at a time."""
+        n = candidate_count(self.engine, self.settings.candidates)
+        gens = candidate_settings(coder, state, self.rules, n, plain=plain)
+        if gens and not state.batched:
+            state.batched = True
+            state.rounds = self._rounds = rounds_with_candidates(state, n)
+        if gens:
+            said = f"Decoding {n} candidates together; trying each in turn."
+            self.bus.emit(Notice(level="info", message=said))
+        return gens
+
+    def _judge(self, state: RunState, written_before: int) -> list[str]:
+        """The checks of what the coder just wrote, the verdict, and the version it leaves."""
+        context = state.context
         this_round = list(dict.fromkeys(context.written[written_before:]))
         results, state.outcome = self.checks.judge(state, self.settler, this_round)
         state.results = results
@@ -247,9 +287,12 @@ class CrewRunner:
             )
         )
         state.versions.append(version_of(context, state.round_number, results, state.outcome, state.problems))
-        if state.passed:
-            return False
-        state.tests_fail = asked_tests_fail(context, state, results) if on("asked_tests_stop") else ""
+        return this_round
+
+    def _another_round(self, state: RunState, this_round: list[str]) -> bool:
+        """After a round that did not pass: whether another may follow."""
+        context, on = state.context, self.rules.on
+        state.tests_fail = asked_tests_fail(context, state, state.results) if on("asked_tests_stop") else ""
         if state.tests_fail:
             self.bus.emit(Notice(level="info", message=state.tests_fail))
             return False
@@ -330,6 +373,7 @@ class CrewRunner:
         schema: dict[str, Any] | None = None,
         enough: Callable[[str], bool] | None = None,
         plain: bool = False,
+        candidates: list[GenerationSettings] | None = None,
     ) -> str:
         if self.cancel.is_set():
             raise RunCancelledError("stopped")
@@ -339,7 +383,9 @@ class CrewRunner:
         # for the coder), and the runner acts on it.
         llm = self._llm(role, schema, plain=plain)
         llm.enough = enough
+        llm.candidates = candidates
         output = kickoff_one_agent(role, llm, [], description, expected)
+        self.candidate_texts = llm.candidate_texts
         duration = time.perf_counter() - began
         self.bus.emit(
             AgentFinished(agent=role.name, round=round_number, output=preview(output), duration_s=duration)

@@ -72,6 +72,10 @@ class LocalLLM(BaseLLM):
     # A test on the reply so far; true ends it there (the reviewer's ninth assert is never used,
     # and the 1.5B once listed 27 of them, a minute of decoding).
     enough: Any = Field(default=None, exclude=True)
+    # Several replies to the one call, decoded together (the engine's complete_many): the first is
+    # CrewAI's answer, all are kept in `candidate_texts` for the runner to try one by one.
+    candidates: Any = Field(default=None, exclude=True)  # list[GenerationSettings] | None
+    candidate_texts: list[str] = Field(default_factory=list, exclude=True)
     context_window: int = 4096
     _raw_calls: dict[str, str] = PrivateAttr(default_factory=dict)
     _stats: list[CallStats] = PrivateAttr(default_factory=list)
@@ -260,6 +264,8 @@ class LocalLLM(BaseLLM):
             stop=tuple(stops) + self.generation.stop,
             max_tokens=fit.reply_cap,
         )
+        if self.candidates:
+            return self._generate_together(fit.messages, gen, schema)
         started = time.perf_counter()
         pieces = []
         reply = engine.stream_chat(fit.messages, gen, cancel=self.cancel, schema=schema)
@@ -281,6 +287,26 @@ class LocalLLM(BaseLLM):
         if self.cancel is not None and self.cancel.is_set():
             raise RunCancelledError("stopped by the user")
         return "".join(pieces)
+
+    def _generate_together(
+        self, messages: list[dict[str, str]], gen: GenerationSettings, schema: JsonSchema | None
+    ) -> str:
+        """The candidates decoded in one batch: each keeps its own seed and temperature, all share
+        this call's stops and reply cap. Nothing streams while they decode; the first is shown."""
+        gens = [replace(c, stop=gen.stop, max_tokens=gen.max_tokens) for c in self.candidates]
+        started = time.perf_counter()
+        try:
+            replies = self.engine.complete_many(messages, gens, self.cancel, schema=schema)
+        finally:
+            self._llm_seconds += time.perf_counter() - started
+        if self.cancel is not None and self.cancel.is_set():
+            raise RunCancelledError("stopped by the user")
+        self.candidate_texts = [text for text, _ in replies]
+        for _, stats in replies:
+            self._stats.append(stats)
+        first = self.candidate_texts[0] if self.candidate_texts else ""
+        self._emit(TokenChunk(agent=self.agent_name, text=first))
+        return first
 
     def _fit(self, chat: list[dict[str, str]], reply_cap: int) -> Fit:
         """The call shortened to fit the context (agents/context_budget.py), saying what went."""

@@ -13,6 +13,7 @@ from agents.round_versions import files_now, same_code
 from agents.rule_registry import RuleSwitches
 from agents.run_state import RunState
 from agents.written_checks import CheckOutcome
+from models.engine import GenerationSettings
 
 RETRY_TEMPERATURE = 0.7
 
@@ -106,3 +107,34 @@ def asked_tests_fail(context: ToolContext, state: RunState, results: list[Check]
                 " code under test is wrong, and you can ask to fix it."
             )
     return ""
+
+
+def candidate_count(engine: object, asked: int) -> int:
+    """How many candidates a sampled retry decodes together: `asked`, or (0) from the hardware:
+    on a GPU a batch of four costs little more than one; on a CPU two."""
+    if asked > 0:
+        return asked
+    report = getattr(engine, "load_report", None)
+    return 4 if report is not None and getattr(report, "n_gpu_layers", 0) > 0 else 2
+
+
+def candidate_settings(
+    coder: Role, state: RunState, rules: RuleSwitches, n: int, *, plain: bool
+) -> list[GenerationSettings] | None:
+    """The settings of the candidates this round decodes together, or None (one reply): only for a
+    sampled retry. Seeded so that with n = 1 each retry gets the seed it always had, and the first
+    batch's seeds are those of the sequential retries it replaces."""
+    if n < 2 or plain or state.round_number == 1 or coder.generation.temperature == 0:
+        return None
+    if not rules.on("candidates"):
+        return None
+    sampled = state.round_number - 1 - state.plain_tried  # 1 for the first sampled retry
+    base = coder.generation.seed - sampled - 1  # coder_for's seed, less its offset
+    return [replace(coder.generation, seed=base + (sampled - 1) * n + i + 2) for i in range(n)]
+
+
+def rounds_with_candidates(state: RunState, n: int) -> int:
+    """The rounds a run has once its sampled retries decode n candidates each: the sequential
+    retries left are done n at a time."""
+    left = state.rounds - state.round_number + 1  # this round's included
+    return state.round_number + -(-left // n) - 1

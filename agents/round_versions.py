@@ -22,6 +22,7 @@ class Version:
     score: tuple[int, int, int, int]
     contents: dict[str, str]
     check_lines: list[str]
+    outputs: tuple[str, ...] = ()  # the failed checks with what the code gave: equal, the tries agree
 
 
 def same_code(a: dict[str, str], b: dict[str, str]) -> bool:
@@ -79,7 +80,7 @@ def version_of(
         outcome.passed if outcome else 0,
         asked,
     )
-    return Version(round_number, score, contents, [r.summary() for r in results])
+    return Version(round_number, score, contents, [r.summary() for r in results], tuple(sorted(failures)))
 
 
 REGRESSED = "passed before this run and fail now"
@@ -90,8 +91,34 @@ def regressed(version: Version) -> bool:
     return any(REGRESSED in line for line in version.check_lines)
 
 
+def agreement(version: Version, versions: list[Version]) -> int:
+    """How many other tries of its round give the same results on the same checks (the checks'
+    calls are the shared inputs: CodeT / MBR-exec's vote, on candidates decoded together)."""
+    return sum(
+        v is not version and v.round == version.round and v.outputs == version.outputs for v in versions
+    )
+
+
 def best(versions: list[Version]) -> Version | None:
-    return max(versions, key=lambda v: (v.score, -v.round)) if versions else None
+    """The try that got furthest; among equals, the one most others of its round agree with, then
+    the earliest."""
+    if not versions:
+        return None
+    return max(versions, key=lambda v: (v.score, agreement(v, versions), -v.round))
+
+
+def restore_round(context: ToolContext, start: dict[str, str], written: list[str], bus: EventBus) -> None:
+    """Puts the files a candidate wrote back as the round found them (`start`: the run's files
+    then), so the next candidate starts where it did."""
+    for rel in written:
+        try:
+            if rel in start:
+                if _text_of(context, rel) != start[rel]:
+                    context.files.write_text(rel, start[rel])
+            else:
+                restore(context, {rel}, bus)
+        except (ValueError, OSError) as exc:
+            bus.emit(Notice(level="warning", message=f"Could not put back {rel} between candidates: {exc}"))
 
 
 @dataclass(frozen=True)

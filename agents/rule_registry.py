@@ -132,6 +132,8 @@ RULES: tuple[Rule, ...] = (
        "tests/test_plain_retry.py"),
     _R("sampled_retries", _O, "retries are sampled (seeded), not greedy: greedy repeats itself",
        "bench/results/crew-0.5b-plain-and-sampled-2026-11-26", "tests/test_sampled_retries.py"),
+    _R("candidates", _O, "a sampled retry decodes several candidates in one batch and tries each in turn",
+       "tests/test_candidates.py", "tests/test_candidates.py"),
     _R("fresh_after_repeat", _O, "a retry that repeats an earlier try is asked again afresh at once",
        "bench/results/crew-0.5b-2026-11-25", "tests/test_fresh_after_repeat.py"),
     _R("asked_tests_stop", _O, "asked for tests that fail on code the run did not change, the run stops",
