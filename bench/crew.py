@@ -58,7 +58,7 @@ from agents.file_blocks import FORMAT_RULES, file_blocks
 from agents.roles import files_named_in, roles_for
 from agents.rule_registry import RuleSwitches, registry_json
 from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
-from bench.rule_flags import add_rule_arguments, rule_switches
+from bench.rule_flags import add_rule_arguments, rule_switches, with_candidates
 from models.engine import CallStats, Engine, EngineError, EngineSettings, Message
 from models.model_path import resolve_model
 from models.reply_budget import reply_budget_for
@@ -494,6 +494,7 @@ def main(argv: list[str] | None = None) -> int:
         print(registry_json())
         return 0
     crew_base, rules = crew_settings(profile, rule_switches(parser, args))
+    crew_base = with_candidates(crew_base, args.candidates)
     if args.merge:
         return merge(args.merge, args.out, as_json=args.json)
 
@@ -510,9 +511,7 @@ def main(argv: list[str] | None = None) -> int:
             single = run_single(engine, request)
             write_transcript(args.out, request, crew, single)
             records.append(record(request, crew, single))
-            write_results(
-                args.out, summarize(records, model, args.rounds, rules=rules), records
-            )
+            write_results(args.out, summarize(records, model, args.rounds, rules=rules), records)
             notes = " FALSE APPROVAL" if crew.false_approval else ""
             notes += f" LOST {sorted(crew.lost)}" if crew.lost else ""
             print(
@@ -526,6 +525,7 @@ def main(argv: list[str] | None = None) -> int:
         engine.close()
     result = summarize(records, model, args.rounds, rules=rules)
     result["profile"] = args.profile
+    result["candidates"] = args.candidates  # None: chosen by the hardware
     return report(args.out, result, records, as_json=args.json)
 
 

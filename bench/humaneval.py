@@ -31,7 +31,7 @@ from bench.humaneval_exec import grade
 from bench.humaneval_modes import Budget, Solution, solve_crew, solve_single
 from bench.humaneval_report import MODES, read_records, summarize, write_reports
 from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
-from bench.rule_flags import add_rule_arguments, rule_switches
+from bench.rule_flags import add_rule_arguments, rule_switches, with_candidates
 from models.engine import Engine, EngineSettings, GenerationSettings
 from models.model_path import resolve_model
 
@@ -128,6 +128,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     profile = profile_defaults(parser, argv)
     args = parser.parse_args(argv)
     args.crew, args.rules = crew_settings(profile, rule_switches(parser, args))
+    args.crew = with_candidates(args.crew, args.candidates)
     return args
 
 
@@ -174,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         "repeat_penalty": args.repeat_penalty,
         "rounds": args.rounds,
         "rules": args.rules.describe(),
+        "candidates": args.candidates,  # None: chosen by the hardware
         "profile": args.profile,
         "n_ctx": args.n_ctx,
         "budget": asdict(Budget.for_model(engine.info, engine.settings.n_ctx)),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
+from agents.crew_runner import CrewSettings
 from agents.rule_registry import RuleSwitches, parse_names
 
 
@@ -13,6 +15,19 @@ def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--with", dest="with_rules", default="", help="rules off by default switched on")
     parser.add_argument("--list-rules", action="store_true", help="print the rule registry (JSON) and stop")
+    parser.add_argument(
+        "--candidates",
+        type=int,
+        default=None,
+        help="candidates a sampled retry decodes together (default: by hardware)",
+    )
+
+
+def with_candidates(crew: CrewSettings | None, candidates: int | None) -> CrewSettings | None:
+    """The crew settings with --candidates applied (None: as they were)."""
+    if candidates is None:
+        return crew
+    return replace(crew or CrewSettings(), candidates=candidates)
 
 
 def rule_switches(parser: argparse.ArgumentParser, args: argparse.Namespace) -> RuleSwitches:
