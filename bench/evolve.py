@@ -165,7 +165,7 @@ def _score_generation(
     )
     for member in members:
         scorer.score(member)
-    append_generation(out, generation_row(generation, members, _state(rng), time.monotonic() - began))
+    append_generation(out, generation_row(generation, members, rng_state(rng), time.monotonic() - began))
     lineage = read_lineage(out)
     plot(lineage, out / PLOT, len(scorer.problems))
     best = ranked([Member.from_dict(m) for row in lineage for m in row["members"]])[0]
@@ -175,10 +175,6 @@ def _score_generation(
         f"({best.id}, {best.seconds:.1f} s/problem), this generation's mean {mean}; {scorer.eta(left_after)}",
         flush=True,
     )
-
-
-def _state(rng: random.Random) -> list[Any]:
-    return rng_state(rng)
 
 
 def finish(args: argparse.Namespace, fitness: Fitness, out: Path, result: dict[str, Any]) -> dict[str, Any]:
