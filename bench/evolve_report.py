@@ -31,7 +31,7 @@ def plot(lineage: list[dict[str, Any]], path: Path, problems: int) -> Path | Non
     ax.set_ylabel(f"problems passed (of {problems})")
     ax.set_xticks(generations)
     ax.set_ylim(0, problems + 0.5)
-    ax.legend(loc="lower right")
+    ax.legend(loc="best", fontsize=8, framealpha=0.6)
     ax.set_title("bench.evolve: fitness per generation")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
