@@ -9,6 +9,7 @@ only when a model is first needed. Queries are embedded through ONNX Runtime onc
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import logging
@@ -68,6 +69,18 @@ def _query_pool() -> ThreadPoolExecutor:
             torch.set_num_threads(saved)  # the default for threads that start later
             _QUERY_POOL = pool
         return _QUERY_POOL
+
+
+_EXITING = threading.Event()
+
+
+def _join_preparations(timeout_s: float = 120.0) -> None:
+    """At exit, waits for an ONNX export still running: a process that exits while torch exports
+    in a daemon thread aborts ("terminate called without an active exception", exit -6), as a
+    short `app.py ask` did after printing its summary."""
+    _EXITING.set()
+    for thread in list(_FAST_THREADS.values()):
+        thread.join(timeout_s)
 
 
 class EmbedderError(RuntimeError):
@@ -275,9 +288,13 @@ class Embedder:
             thread = threading.Thread(target=self._prepare_fast, name="code-index-onnx", daemon=True)
             _FAST_THREADS[key] = thread
             thread.start()
+            if len(_FAST_THREADS) == 1:
+                atexit.register(_join_preparations)
         return None
 
     def _prepare_fast(self) -> None:
+        if _EXITING.is_set():
+            return
         encoder = None
         try:
             encoder = onnx_query.build(self.model, self.model_id, self.encode)
