@@ -68,3 +68,43 @@ def model_stem(model: str) -> str:
     for tail in ("-instruct", "-q4_k_m", "-q8_0"):
         stem = stem.split(tail)[0] if tail in stem else stem
     return stem
+
+
+def describe(config: dict[str, Any]) -> str:
+    """What a configuration changes from the hand-tuned crew, in a few words."""
+    parts = []
+    if config["rounds"] != 3:
+        parts.append(f"rounds {config['rounds']}")
+    if config["retry"] != "fresh":
+        parts.append(f"retry {config['retry']}")
+    if config["retry_temperature"] != 0.7:
+        parts.append(f"retry temperature {config['retry_temperature']}")
+    parts += [f"without {name}" for name in config["without"]]
+    parts += [f"with {name}" for name in config["with"]]
+    return ", ".join(parts) or "the hand-tuned crew"
+
+
+def lineage_markdown(lineage: list[dict[str, Any]]) -> str:
+    lines = [
+        "| generation | id | origin | parents | configuration | passed | s/problem |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in lineage:
+        for m in row["members"]:
+            lines.append(
+                f"| {row['generation']} | `{m['id']}` | {m['origin']} | {', '.join(m['parents']) or '-'} | "
+                f"{describe(m['config'])} | {m['passed']}/{m['problems']} | {m['seconds_per_problem']} |"
+            )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m bench.evolve_report OUT: the lineage as a table, the plot redrawn
+    import sys
+
+    from bench.evolve_store import read_lineage
+
+    out = Path(sys.argv[1])
+    rows = read_lineage(out)
+    if rows:
+        plot(rows, out / PLOT, rows[0]["members"][0]["problems"])
+    print(lineage_markdown(rows))

@@ -19,6 +19,7 @@ from agents.crew_runner import CrewSettings
 from agents.rule_registry import RuleSwitches
 from bench import evolve
 from bench.evolve_fitness import FAKE_ENV, ScriptedFitness
+from bench.evolve_report import lineage_markdown
 from bench.evolve_search import Member, initial_population, next_generation, ranked, tournament
 from bench.evolve_space import (
     INERT_ON_HUMANEVAL,
@@ -159,6 +160,8 @@ def test_every_run_is_cached_and_a_generation_reruns_only_new_configurations(
     assert all(len(row["members"]) == 4 for row in lineage)
     assert lineage[1]["best"] >= lineage[0]["best"]  # elitism: the best never gets worse
     assert (tmp_path / "out" / "fitness.png").stat().st_size > 0
+    table = lineage_markdown(lineage).splitlines()
+    assert len(table) == 2 + 3 * 4 and "the hand-tuned crew" in table[2]
 
 
 def test_an_interrupted_search_resumes_to_the_same_lineage(tmp_path: Path, capsys: Any) -> None:
