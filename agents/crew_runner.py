@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.api_lookup import docs_for
 from agents.check_settling import CheckSettler
 from agents.coder_turn import CoderTurn
 from agents.context_retrieval import Retriever, text_search_retriever
@@ -195,9 +196,11 @@ class CrewRunner:
             state.round_number += 1
             if not self._round(state):
                 break
-            state.feedback = workspace_relative(
-                feedback(state.problems, state.results, state.outcome, state.failures), context.root
-            )
+            told = feedback(state.problems, state.results, state.outcome, state.failures)
+            if self.rules.on("api_docs_lookup"):
+                docs = docs_for(context, state.results, state.versions[-1].contents)
+                told += f"\n{docs}" if docs else ""
+            state.feedback = workspace_relative(told, context.root)
         kept = None
         if not state.passed and self.rules.on("keep_best"):
             as_it_was = state.tests_before is not None

@@ -110,12 +110,13 @@ def asked_tests_fail(context: ToolContext, state: RunState, results: list[Check]
 
 
 def candidate_count(engine: object, asked: int) -> int:
-    """How many candidates a sampled retry decodes together: `asked`, or (0) from the hardware:
-    on a GPU a batch of four costs little more than one; on a CPU two."""
+    """How many candidates a sampled retry decodes together: `asked`, or (0) from the hardware: on
+    a GPU a batch of four costs little more than one; on a CPU one at a time, as before, until a
+    batch is measured to pay there (bench.humaneval --candidates)."""
     if asked > 0:
         return asked
     report = getattr(engine, "load_report", None)
-    return 4 if report is not None and getattr(report, "n_gpu_layers", 0) > 0 else 2
+    return 4 if report is not None and getattr(report, "n_gpu_layers", 0) > 0 else 1
 
 
 def candidate_settings(

@@ -1,0 +1,38 @@
+"""Rule api_docs_lookup: when a check fails with an error from a library call (an attribute that does not
+exist, a keyword the function does not take, a name that cannot be imported), the coder's next
+prompt carries that API's signature and the first paragraph of its docstring, read in the sandbox
+from the Python the checks run with (tools/api_docs.py). Small coders misremember library APIs;
+this is the lookup with hard limits the design asks for. Shown in the sidebar as a tool call."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from agents.crew_tools import Check, ToolContext
+from agents.events import ToolCallFinished, ToolCallStarted
+from tools.api_docs import imported_modules, lookup_error
+
+MAX_CHARS = 1200  # about 300 tokens of the coder's prompt
+
+
+def docs_for(context: ToolContext, results: list[Check], written: dict[str, str]) -> str:
+    """The documentation of what the failed runs misused ('' when they misused no API)."""
+    errors = "\n".join(r.result.stderr_tail for r in results if not r.passed and r.result.stderr_tail)
+    if not errors.strip():
+        return ""
+    hints = list(dict.fromkeys(m for text in written.values() for m in imported_modules(text)))
+    call = {
+        "call_id": uuid.uuid4().hex[:12],
+        "agent": "checks",
+        "name": "api_docs",
+        "arguments": {"error": errors[-300:]},
+    }
+    began = time.perf_counter()
+    lookup = lookup_error(errors, context.root, hints=hints)
+    if not lookup.found:
+        return ""
+    text = lookup.text(max_chars=MAX_CHARS)
+    context.bus.emit(ToolCallStarted(**call))
+    context.bus.emit(ToolCallFinished(**call, result=text, duration_s=time.perf_counter() - began))
+    return text
