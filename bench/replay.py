@@ -27,8 +27,8 @@ _LOCK = threading.Lock()
 
 
 def call_key(messages: list[dict[str, str]], gen: Any, schema: Any) -> str:
-    settings = {k: v for k, v in asdict(gen).items() if k in ("temperature", "top_p", "top_k", "seed",
-                                                             "max_tokens", "stop", "repeat_penalty")}  # fmt: skip
+    kept = ("temperature", "top_p", "top_k", "seed", "max_tokens", "stop", "repeat_penalty")
+    settings = {k: v for k, v in asdict(gen).items() if k in kept}
     return json.dumps({"messages": messages, "gen": settings, "schema": schema}, sort_keys=True, default=str)
 
 

@@ -10,16 +10,42 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from models import llama_libs  # noqa: I001  (before numpy, which prompt_lookup imports)
-from models.chat_engine import ChatStream, JsonSchema
+from models.chat_engine import (  # the values and errors every engine speaks; re-exported here
+    THREADS_ENV as THREADS_ENV,
+)
+from models.chat_engine import (
+    CallStats as CallStats,
+)
+from models.chat_engine import (
+    ChatStream,
+    JsonSchema,
+)
+from models.chat_engine import (
+    ContextOverflowError as ContextOverflowError,
+)
+from models.chat_engine import (
+    EngineError as EngineError,
+)
+from models.chat_engine import (
+    EngineSettings as EngineSettings,
+)
+from models.chat_engine import (
+    GenerationSettings as GenerationSettings,
+)
+from models.chat_engine import (
+    Message as Message,
+)
+from models.chat_engine import (
+    ModelLoadError as ModelLoadError,
+)
 from models.context_size import MIN_N_CTX, plan_with_context
 from models.gguf_reader import GGUFError, GGUFInfo, read_gguf
 from models.memory import available_ram_bytes
@@ -32,80 +58,7 @@ from models.vram_probe import GpuState, probe_gpus
 
 log = logging.getLogger(__name__)
 
-THREADS_ENV = "LOCALCREW_THREADS"
-
-Message = dict[str, str]
 REPETITION_CHECK_EVERY = 16  # pieces between loop checks: a loop costs at most this many tokens more
-
-
-class EngineError(RuntimeError):
-    """Something the user can act on; the message says what."""
-
-
-class ModelLoadError(EngineError):
-    pass
-
-
-class ContextOverflowError(EngineError):
-    """The prompt does not fit the context window (message keeps llama.cpp's phrasing)."""
-
-
-def _threads_from_env() -> int | None:
-    value = os.environ.get(THREADS_ENV, "").strip()
-    return int(value) if value else None
-
-
-@dataclass(frozen=True)
-class EngineSettings:
-    n_ctx: int = 4096  # AUTO_N_CTX (0): chosen for the model and machine when planning
-    kv_type: str = "f16"
-    n_gpu_layers: int | None = None  # None: let the planner choose
-    # Set from the environment so a whole test run (app.py subprocesses too) can try another
-    # thread count: greedy output changes with it as with another CPU. None: llama.cpp chooses.
-    n_threads: int | None = field(default_factory=_threads_from_env)
-    n_batch: int = 512
-    seed: int = 42
-
-
-@dataclass(frozen=True)
-class GenerationSettings:
-    temperature: float = 0.2
-    top_p: float = 0.95
-    top_k: int = 40
-    min_p: float = 0.05
-    repeat_penalty: float = 1.1
-    max_tokens: int = 512
-    seed: int = 42
-    stop: tuple[str, ...] = ()
-    # Draft by prompt lookup (models.prompt_lookup): for replies that copy much of the prompt, such
-    # as a file rewritten with a small change. Greedy output is the same either way.
-    prompt_lookup: bool = False
-
-    def llama_kwargs(self) -> dict[str, Any]:
-        """The sampling arguments llama_cpp's completion calls take, under their names there."""
-        return {
-            "temperature": self.temperature,
-            "top_p": self.top_p,
-            "top_k": self.top_k,
-            "min_p": self.min_p,
-            "repeat_penalty": self.repeat_penalty,
-            "max_tokens": self.max_tokens,
-            "seed": self.seed,
-        }
-
-
-@dataclass
-class CallStats:
-    prompt_tokens: int = 0  # sent
-    prompt_tokens_evaluated: int = 0  # actually processed (the rest came from the KV cache)
-    completion_tokens: int = 0
-    time_to_first_token_s: float = 0.0
-    total_s: float = 0.0
-    decode_tokens_per_s: float = 0.0
-    finish_reason: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass

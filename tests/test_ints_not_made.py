@@ -12,4 +12,7 @@ def test_a_function_said_to_return_an_int_that_never_makes_one_is_told() -> None
 
 
 def test_switched_off_nothing_is_told() -> None:
-    assert scan_with(REQUEST, {"settings.py": CODE}, without=frozenset({"ints_not_made", "named_files_written"})) == []
+    assert (
+        scan_with(REQUEST, {"settings.py": CODE}, without=frozenset({"ints_not_made", "named_files_written"}))
+        == []
+    )
