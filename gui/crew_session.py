@@ -312,7 +312,7 @@ class CrewSession:
                 CrewSettings(rounds=settings.rounds, temperature=settings.temperature, seed=settings.seed),
                 index_opener=self.index().open,
                 cancel=self.cancel,
-                reviewer_engine=self.host.reviewer_engine,  # None while it loads: the coder reviews
+                reviewer_engine=getattr(self.host, "reviewer_engine", None),  # None: the coder reviews
             )
             runner.run(ticket.request, fresh=fresh)
         except Exception as exc:  # noqa: BLE001 - the page must stay up and say what happened

@@ -30,7 +30,7 @@ def _model_args(args: tuple[str, ...], fast_model: bool) -> tuple[str, ...]:
     return FAST_MODEL if fast_model and "--model" not in args else ()
 
 
-def run_app(*args: str, timeout: float = 60, fast_model: bool = True) -> subprocess.CompletedProcess[str]:
+def run_app(*args: str, timeout: float = 600, fast_model: bool = True) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "app.py", *_model_args(args, fast_model), *args],
         cwd=ROOT,

@@ -65,7 +65,7 @@ def test_port_in_use_is_one_clear_message() -> None:
         busy.bind(("127.0.0.1", port))
         busy.listen()
         started = time.monotonic()
-        result = run_app("--no-browser", "--port", str(port), timeout=30)
+        result = run_app("--no-browser", "--port", str(port), timeout=300)
     assert result.returncode == 2
     assert f"Port {port} on 127.0.0.1 is already in use" in result.stderr
     assert "Traceback" not in result.stderr
@@ -73,12 +73,12 @@ def test_port_in_use_is_one_clear_message() -> None:
 
 
 def test_refuses_network_host_without_credentials() -> None:
-    result = run_app("--no-browser", "--host", "0.0.0.0", "--port", str(free_port()), timeout=30)
+    result = run_app("--no-browser", "--host", "0.0.0.0", "--port", str(free_port()), timeout=300)
     assert result.returncode == 2 and "without credentials" in result.stderr
 
 
 def test_malformed_auth_is_refused() -> None:
-    result = run_app("--no-browser", "--auth", "justuser", "--port", str(free_port()), timeout=30)
+    result = run_app("--no-browser", "--auth", "justuser", "--port", str(free_port()), timeout=300)
     assert result.returncode == 2 and "USER:PASSWORD" in result.stderr
 
 
