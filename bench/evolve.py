@@ -201,11 +201,18 @@ def finish(args: argparse.Namespace, fitness: Fitness, out: Path, result: dict[s
     note = (
         f"bench.evolve winner: {best.passed}/{best.problems} HumanEval dev problems {args.problems}, "
         f"{len(lineage)} of {args.generations} generations x {args.population}, seed {args.seed}; "
-        f"lineage in {out}"
+        f"lineage in {_shown(out)}"
     )
     paths = write_winner(best, fitness.model, name, note, [args.profiles_dir, out])
     summary.update(best=best.to_dict(), hand_tuned=hand.to_dict() if hand else None, profile=str(paths[0]))
     return summary
+
+
+def _shown(path: Path) -> str:
+    """Relative to the repository where it lies inside it, so a profile's note reads the same anywhere."""
+    root = RESULTS.parent.parent
+    resolved = path.resolve()
+    return str(resolved.relative_to(root)) if resolved.is_relative_to(root) else str(path)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
