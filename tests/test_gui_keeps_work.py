@@ -102,7 +102,7 @@ def test_ctrl_s_saves_and_the_unsaved_marker_clears(app: RunningApp, browser: An
     _open(page, "notes.py")
     assert page.locator("#unsaved").inner_text().strip() == ""
     _type_at_end(page, "# saved with ctrl+s")
-    page.wait_for_function("document.querySelector('#unsaved').innerText.includes('unsaved')", timeout=5_000)
+    page.wait_for_function("document.querySelector('#unsaved').innerText.includes('unsaved')", timeout=30_000)
     marker = page.locator("#unsaved .lc-unsaved").bounding_box()
     editor = page.locator("#editor").bounding_box()
     assert marker and editor and marker["x"] + marker["width"] <= editor["x"] + editor["width"]  # not cut off
@@ -110,7 +110,7 @@ def test_ctrl_s_saves_and_the_unsaved_marker_clears(app: RunningApp, browser: An
     page.wait_for_function(
         "document.querySelector('#file-message').innerText.includes('Saved')", timeout=15_000
     )
-    page.wait_for_function("document.querySelector('#unsaved').innerText.trim() === ''", timeout=5_000)
+    page.wait_for_function("document.querySelector('#unsaved').innerText.trim() === ''", timeout=30_000)
     # Exactly what the editor held: the final newline of the opened text stays (Gradio's Code dropped it).
     assert (_workspace(app) / "notes.py").read_text() == "NOTES = []\n# saved with ctrl+s"
 
