@@ -27,11 +27,20 @@ def plot(lineage: list[dict[str, Any]], path: Path, problems: int) -> Path | Non
     hand = [m for m in lineage[0]["members"] if m["origin"] == "hand-tuned"]
     if hand:
         ax.axhline(hand[0]["passed"], color="grey", linestyle=":", label="hand-tuned crew")
+    # The tie-breaker: the best member's seconds per problem (wall time: load on the machine counts)
+    best_seconds = [
+        min(m["seconds_per_problem"] for m in row["members"] if m["passed"] == row["best"]) for row in lineage
+    ]
+    ax2 = ax.twinx()
+    ax2.plot(generations, best_seconds, "^:", color="tab:green", label="best's s/problem")
+    ax2.set_ylabel("seconds per problem (tie-breaker)", color="tab:green")
+    ax2.set_ylim(0, max(best_seconds) * 1.3 + 1)
+    ax2.legend(loc="center right", fontsize=8, framealpha=0.6)
     ax.set_xlabel("generation")
     ax.set_ylabel(f"problems passed (of {problems})")
     ax.set_xticks(generations)
     ax.set_ylim(0, problems + 0.5)
-    ax.legend(loc="best", fontsize=8, framealpha=0.6)
+    ax.legend(loc="lower left", fontsize=8, framealpha=0.6)
     ax.set_title("bench.evolve: fitness per generation")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
