@@ -252,7 +252,7 @@ def test_a_page_on_another_local_port_cannot_drive_the_ide_in_a_real_browser(app
 
 
 def test_a_raw_queue_call_to_the_editors_private_handler_needs_the_pages_key(app: RunningApp) -> None:
-    show_file = _fn_index(app, "show_file")
+    show_file = _fn_index(app, "show_checked")  # the tree's checkbox opens a file through it
     body = _join(show_file, [str(app.root / "workspace" / "calc.py"), "", "", None])  # type: ignore[attr-defined]
     status, _, text = _request(app, "POST", "/gradio_api/queue/join", JSON, body)
     assert status == 403 and text == NO_KEY_MESSAGE
