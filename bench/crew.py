@@ -95,11 +95,12 @@ def echoes_examples(request: str, history: list[Any]) -> bool:
 
 
 @dataclass(frozen=True)
-class AcceptanceRequest:
+class RequestFolder:
+    """A request's folder: the project before (files/), its hidden test and its reference."""
+
     name: str  # the folder's name: NN_kind_what
     kind: str
     folder: Path
-    text: str
 
     @property
     def files(self) -> Path:
@@ -112,6 +113,11 @@ class AcceptanceRequest:
     @property
     def reference(self) -> Path:
         return self.folder / "reference"
+
+
+@dataclass(frozen=True)
+class AcceptanceRequest(RequestFolder):
+    text: str
 
 
 def load_requests(root: Path = REQUESTS_DIR) -> list[AcceptanceRequest]:

@@ -51,6 +51,7 @@ from bench.crew import (
     N_CTX,
     AcceptanceRequest,
     Outcome,
+    RequestFolder,
     crew_steps,
     lost_in,
     prepare_workspace,
@@ -77,23 +78,8 @@ SHOWN_REPLY_CHARS = 400  # an earlier reply in the single call's history, when i
 
 
 @dataclass(frozen=True)
-class SealedRequest:
-    name: str  # the folder's name: NN_kind_what
-    kind: str
-    folder: Path
+class SealedRequest(RequestFolder):
     turns: tuple[str, ...]
-
-    @property
-    def files(self) -> Path:
-        return self.folder / "files"
-
-    @property
-    def hidden_test(self) -> Path:
-        return self.folder / "hidden_test.py"
-
-    @property
-    def reference(self) -> Path:
-        return self.folder / "reference"
 
     @property
     def text(self) -> str:
