@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +119,8 @@ class CrewRunner:
         self.settings = settings or CrewSettings()
         self.rules = self.settings.rules
         self.cancel = cancel or threading.Event()
+        # The user's Stop also kills a program the checks are running, not only the model's reply.
+        self.limits = replace(self.settings.limits, stop=self.cancel)
         self.snapshots = RunSnapshots(self.workspace)
         self.files = WorkspaceFiles(self.workspace, before_write=self.snapshots.record_write)
         self.retriever = retriever or text_search_retriever(self.files, self.settings.context_chars)
@@ -155,7 +157,7 @@ class CrewRunner:
                 run_id=run_id, request=request, workspace=str(self.workspace), rounds=self.settings.rounds
             )
         )
-        context = ToolContext(self.files, self.bus, self.settings.limits, request=request, rules=self.rules)
+        context = ToolContext(self.files, self.bus, self.limits, request=request, rules=self.rules)
         try:
             return self._run_rounds(self._new_state(run_id, context, started))
         except RunCancelledError:
@@ -194,7 +196,9 @@ class CrewRunner:
         context = state.context
         while state.round_number < state.rounds:
             state.round_number += 1
-            if not self._round(state):
+            another = self._round(state)
+            self._stop_if_asked()  # a Stop during the checks must not end as a finished run
+            if not another:
                 break
             told = feedback(state.problems, state.results, state.outcome, state.failures)
             if self.rules.on("api_docs_lookup"):
@@ -262,6 +266,10 @@ class CrewRunner:
             return False
         return self._another_round(state, this_round)
 
+    def _stop_if_asked(self) -> None:
+        if self.cancel.is_set():
+            raise RunCancelledError("stopped by the user")
+
     def _candidates(self, state: RunState, coder: Role, plain: bool) -> list[GenerationSettings] | None:
         """A sampled retry decodes several candidates together (the engine's batch), tried in
         turn; the sequential retries left are then done that many at a time."""
@@ -277,6 +285,7 @@ class CrewRunner:
 
     def _judge(self, state: RunState, written_before: int) -> list[str]:
         """The checks of what the coder just wrote, the verdict, and the version it leaves."""
+        self._stop_if_asked()
         context = state.context
         this_round = list(dict.fromkeys(context.written[written_before:]))
         results, state.outcome = self.checks.judge(state, self.settler, this_round)
@@ -333,7 +342,7 @@ class CrewRunner:
         def ask(task: str, round_number: int) -> str:
             return self._step(self.roles.reviewer, round_number, task, "one Python expression")
 
-        return CheckSettler(self.bus, self.texts, self.settings.limits, ask, self.rules)
+        return CheckSettler(self.bus, self.texts, self.limits, ask, self.rules)
 
     def _ask_reviewer(self, task: str, round_number: int, expected: str, **kwargs: Any) -> str:
         return self._step(self.roles.reviewer, round_number, task, expected, **kwargs)
@@ -378,8 +387,7 @@ class CrewRunner:
         plain: bool = False,
         candidates: list[GenerationSettings] | None = None,
     ) -> str:
-        if self.cancel.is_set():
-            raise RunCancelledError("stopped")
+        self._stop_if_asked()
         self.bus.emit(AgentStarted(agent=role.name, round=round_number, rounds=self._rounds))
         began = time.perf_counter()
         # No tools: every agent answers in text (JSON for the planner and reviewer, Markdown files

@@ -1,6 +1,7 @@
 """A tiny OpenAI-compatible server for the failures a real one will not produce on demand: HTTP
 500, a stream cut in the middle, a slow answer, a line that is not JSON, text where a JSON schema
-was asked. Standard library only; it listens on a free loopback port in a thread.
+was asked, a reply that streams a piece every `piece_s` (a model still writing when Stop comes).
+Standard library only; it listens on a free loopback port in a thread.
 
 What it says to a chat completion depends on `mode`; `reply(body)` scripts the text of a normal
 answer (the request's JSON body in, the reply's text out).
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-MODES = ("ok", "500", "cut", "slow", "garbage")
+MODES = ("ok", "500", "cut", "slow", "garbage", "trickle")
 
 
 class StubServer:
@@ -26,6 +27,7 @@ class StubServer:
         self.requests: list[dict[str, Any]] = []  # bodies of the chat completions received
         self.headers: list[dict[str, str]] = []
         self.slow_s = 3.0
+        self.piece_s = 0.5
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -86,7 +88,14 @@ def _handler_for(stub: StubServer) -> type[BaseHTTPRequestHandler]:
             if stub.mode == "garbage":
                 self._write_chunk(b"data: <html>Bad Gateway</html>\n\n")
             for piece in pieces:
-                self._write_chunk(_chunk(piece))
+                if stub.mode == "trickle":
+                    time.sleep(stub.piece_s)
+                try:
+                    self._write_chunk(_chunk(piece))
+                    self.wfile.flush()
+                except OSError:  # the client stopped reading: a Stop closes the stream
+                    self.close_connection = True
+                    return
             self._write_chunk(_chunk(finish="stop"))
             self._write_chunk(b"data: [DONE]\n\n")
             self.wfile.write(b"0\r\n\r\n")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,7 @@ from agents.events import (
 from agents.rule_registry import RuleSwitches
 from tests.scripted_engine import ScriptedEngine, ScriptExhaustedError, by_agent, split_tokens
 from tools.run_snapshot import RunSnapshots
+from tools.sandbox import RunLimits
 
 REQUEST = "Write a program that sums a list and prints the sum."
 UTIL = "def double(x):\n    return 2 * x\n"
@@ -403,6 +405,28 @@ def test_stop_ends_the_run_cleanly(workspace: Path, stop_in: str) -> None:
         assert not events(bus, ToolCallStarted) and not events(bus, CheckRun)
     else:  # what the coder wrote stays (undo takes it back)
         assert summary.files_changed == ["total_calc.py"]
+
+
+def test_stop_while_a_check_runs_kills_the_program_and_ends_the_run_stopped(workspace: Path) -> None:
+    # The coder's program sleeps far longer than the time limit given; Stop comes while it runs.
+    slow = "import time\n\ntime.sleep(300)\nprint('done')\n"
+    engine = ScriptedEngine(by_agent(coder=[files(("slow.py", slow))]))
+    cancel, bus = threading.Event(), EventBus()
+    bus.subscribe(
+        lambda e: (
+            threading.Timer(1.0, cancel.set).start()
+            if isinstance(e, AgentFinished) and e.agent == "coder"
+            else None
+        )
+    )
+    settings = CrewSettings(rounds=2, limits=RunLimits(wall_s=240.0))
+    started = time.monotonic()
+    summary = CrewRunner(engine, workspace, bus, settings, cancel=cancel).run("Write slow.py that waits.")
+    assert summary.completed and summary.message == "Stopped by the user."
+    assert time.monotonic() - started < 200  # not the program's 300 s nor its 240 s limit
+    stopped = [e for e in events(bus, CheckRun) if e.limit_hit == "stop"]
+    assert stopped and not stopped[0].passed
+    assert [c.agent for c in engine.calls] == ["coder"]  # no second round after the Stop
 
 
 def test_undo_restores_the_workspace_exactly(workspace: Path) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.app_process import RunningApp, serve_app
+from tests.stub_openai_server import StubServer
 from tests.test_gui_browser import CHROMIUM_ARGS, chromium_path
 
 CALC = 'def add(a, b):\n    """Add two numbers."""\n    return a + b\n'
@@ -199,9 +200,25 @@ def test_a_run_shows_its_round_a_second_tab_withdraws_its_waiting_request_and_a_
     assert (workspace / "calc.py").exists()  # Clear chat touches no file
 
 
+@pytest.fixture
+def writing_app(tmp_path: Path) -> Iterator[RunningApp]:
+    """The app on a server whose model is still writing when Stop comes (a piece each half
+    second for minutes): the real model may finish first on a loaded machine, and then no Stop
+    can be seen to stop anything."""
+    (tmp_path / "workspace").mkdir()
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.json").write_text(json.dumps({"rounds": 1}))
+    with StubServer("trickle", reply=lambda body: "Once upon a time " * 600) as stub:
+        backend = ("--backend", "openai", "--base-url", stub.url)
+        with serve_app(*backend, tmp_path=tmp_path, fast_model=False) as running:
+            running.workspace = tmp_path / "workspace"  # type: ignore[attr-defined]
+            yield running
+
+
 def test_a_run_goes_on_through_a_reload_and_the_reloaded_page_can_stop_it(
-    app: RunningApp, browser: Any
+    writing_app: RunningApp, browser: Any
 ) -> None:
+    app = writing_app
     page = _page(browser, app)
     page.fill("#request textarea", "Write a long story generator in story.py.")
     page.click("#send")

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -195,6 +196,28 @@ def test_time_limit_kills_whole_tree_even_setsid_children(ws: Path, marker: str)
     assert elapsed < 4.0
     assert (ws / "child_started").exists()  # the escaping child really ran...
     assert survivors(marker) == []  # ...and is gone
+
+
+@linux_only
+def test_the_users_stop_kills_the_program_and_its_children_before_the_time_limit(
+    ws: Path, marker: str
+) -> None:
+    rel = write(
+        ws,
+        "wait.py",
+        """
+        import subprocess, sys, time
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", sys.argv[1]])
+        time.sleep(300)
+        """,
+    )
+    stop = threading.Event()
+    threading.Timer(2.0, stop.set).start()  # its writes are staged: no file can say it started
+    result = run_python(ws, rel, [marker], RunLimits(wall_s=240, stop=stop))
+    assert result.limit_hit == "stop" and result.exit_code is None
+    assert result.duration_s < 200  # the Stop, not the 240 s limit
+    assert "stopped by the user" in result.summary()
+    assert survivors(marker) == []
 
 
 @linux_only

@@ -98,6 +98,8 @@ class RunLimits:
     # The reviewer's asserts are checks, not the user's program: a check calling clear_log('app.log')
     # must not empty the user's log.
     apply_back: bool = True
+    # Set by the user's Stop: the program is killed at once, not at its time limit.
+    stop: threading.Event | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -107,7 +109,7 @@ class RunResult:
     stdout_tail: str
     stderr_tail: str
     duration_s: float
-    limit_hit: str | None  # "time" | "memory" | "processes" | "output" | "file size" | None
+    limit_hit: str | None  # "time" | "memory" | "processes" | "output" | "file size" | "stop" | None
     network_isolated: bool
     enforced: tuple[str, ...] = field(default=())  # e.g. "processes:cgroup-pids"
     # Staging: what was applied to the workspace after the run, and what was not ("path: why").
@@ -118,7 +120,9 @@ class RunResult:
     def summary(self) -> str:
         """One line for logs and for the model."""
         took = f"{self.duration_s:.2f}s"
-        if self.exit_code is None:
+        if self.exit_code is None and self.limit_hit == "stop":
+            text = f"stopped by the user after {took}"
+        elif self.exit_code is None:
             text = f"stopped by the {self.limit_hit or 'sandbox'} limit after {took}"
         else:
             text = f"exit {self.exit_code} in {took}"
@@ -520,6 +524,9 @@ def _pump(proc: subprocess.Popen, limits: RunLimits, cgroups: dict) -> _Pumped:
     while True:
         if overflow.is_set():
             kill_reason = "output"
+            break
+        if limits.stop is not None and limits.stop.is_set():
+            kill_reason = "stop"
             break
         if _has_exited(proc):
             break
