@@ -122,6 +122,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_workspace_flag(ask)
     ask.add_argument("--rounds", type=int, default=3, help="coder/reviewer rounds at most")
     ask.add_argument("--json-events", action="store_true", help="print events as JSON lines")
+    ask.add_argument(
+        "--reviewer-model",
+        default=argparse.SUPPRESS,
+        help="catalog id or .gguf path of a second model for the reviewer, planned with the coder",
+    )
     mcp = sub.add_parser("mcp", help="serve the crew to MCP clients over stdio")
     _add_model_flags(mcp, argparse.SUPPRESS)
     _add_workspace_flag(mcp)
@@ -393,6 +398,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from agents.headless import EXIT_INFRA, run_ask
 
     remote = remote_settings(args)
+    reviewer_factory = None
     if remote:
         from models.openai_engine import OpenAIEngine
 
@@ -402,18 +408,41 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
         try:
             path = resolve_model(args.model)
+            reviewer = resolve_model(args.reviewer_model) if args.reviewer_model else None
         except ModelNotFoundError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_INFRA
         settings = engine_settings(args)
+        reviewer_settings = None
+        if reviewer is not None:
+            settings, reviewer_settings = _ask_pair(path, reviewer, settings)
         engine_factory = lambda: Engine(path, settings)  # noqa: E731
+        if reviewer_settings is not None:
+            reviewer_factory = lambda: Engine(reviewer, reviewer_settings)  # noqa: E731
     return run_ask(
         args.request,
         _workspace_or_here(args),
         engine_factory=engine_factory,
+        reviewer_factory=reviewer_factory,
         rounds=max(1, args.rounds),
         as_json=args.json_events,
     )
+
+
+def _ask_pair(
+    coder: Path, reviewer: Path, settings: EngineSettings
+) -> tuple[EngineSettings, EngineSettings | None]:
+    """The coder's and the reviewer's settings from one plan, as the IDE places them; the coder's
+    own settings and no reviewer (and why, on the terminal) when the reviewer file is not a model."""
+    from models.pair_hosts import pair_settings
+
+    try:
+        coder_settings, reviewer_settings, plan = pair_settings(coder, reviewer, settings)
+    except ValueError as exc:  # GGUFError
+        print(f"warning: reviewer model not used ({exc}); the coder's model reviews too", file=sys.stderr)
+        return settings, None
+    print("Two models, one plan:\n  " + plan.text().replace("\n", "\n  "), flush=True)
+    return coder_settings, reviewer_settings
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:

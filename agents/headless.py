@@ -89,7 +89,16 @@ def _printer(stream: TextIO, as_json: bool) -> callable:
     return show
 
 
-def run_ask(request: str, workspace: Path, *, engine_factory: callable, rounds: int, as_json: bool) -> int:
+def run_ask(
+    request: str,
+    workspace: Path,
+    *,
+    engine_factory: callable,
+    rounds: int,
+    as_json: bool,
+    reviewer_factory: callable | None = None,
+) -> int:
+    """Run the crew once on `request`; `reviewer_factory`: a second model for the reviewer's turns."""
     from agents.crew_factory import build_crew
     from agents.crew_runner import CrewSettings
     from models.engine import EngineError
@@ -108,12 +117,18 @@ def run_ask(request: str, workspace: Path, *, engine_factory: callable, rounds: 
     try:
         engine = engine_factory()
         engine.load()
+        reviewer = reviewer_factory() if reviewer_factory is not None else None
+        if reviewer is not None:
+            reviewer.load()
     except EngineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INFRA
     bus = EventBus()
     bus.subscribe(_printer(sys.stdout, as_json))
-    summary = build_crew(engine, workspace, bus, CrewSettings(rounds=rounds), use_index=True).run(request)
+    crew = build_crew(
+        engine, workspace, bus, CrewSettings(rounds=rounds), use_index=True, reviewer_engine=reviewer
+    )
+    summary = crew.run(request)
     if not summary.completed:
         print(f"error: {summary.message}", file=sys.stderr)
         return EXIT_INFRA

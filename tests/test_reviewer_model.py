@@ -64,3 +64,43 @@ def test_doctor_shows_the_pair_plan(two_models: tuple[Path, Path]) -> None:
     assert "one CUDA context" in text and "Reviewer synthetic: all 7 layers on the GPU" in text
     missing = _pair_lines(_pair_state(coder, "nowhere.gguf", EngineSettings(), NO_GPU))
     assert missing[0].startswith("Reviewer model nowhere.gguf: Model file not found")
+
+
+def test_ask_plans_the_reviewer_model_with_the_coder_and_hands_both_to_the_crew(
+    two_models: tuple[Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    coder, reviewer = two_models
+    monkeypatch.setattr("models.vram_probe._load_nvml", lambda: None)  # the CPU path
+    seen: dict[str, object] = {}
+    monkeypatch.setattr("agents.headless.run_ask", lambda request, workspace, **kw: seen.update(kw) or 0)
+    argv = ["ask", "Add sub.", "--model", str(coder), "--reviewer-model", str(reviewer)]
+    assert app.main([*argv, "--workspace", str(tmp_path)]) == 0
+    coder_engine, reviewer_engine = seen["engine_factory"](), seen["reviewer_factory"]()
+    assert Path(coder_engine.model_path) == coder and Path(reviewer_engine.model_path) == reviewer
+    assert reviewer_engine.settings.n_ctx == coder_engine.settings.n_ctx == 2048  # the joint plan's
+    assert "Two models, one plan:" in capsys.readouterr().out
+    del seen["reviewer_factory"]
+    assert app.main(["ask", "Add sub.", "--model", str(coder), "--workspace", str(tmp_path)]) == 0
+    assert seen["reviewer_factory"] is None  # without the flag: one model for every role
+
+
+def test_ask_runs_the_reviewers_turns_on_the_reviewer_engine(tmp_path: Path) -> None:
+    from agents.headless import run_ask
+    from tests.crew_script import checks, files
+    from tests.scripted_engine import ScriptedEngine, by_agent
+
+    coder = ScriptedEngine(by_agent(coder=[files(("calc.py", "def add(a, b):\n    return a + b\n"))]))
+    reviewer = ScriptedEngine(by_agent(reviewer=[checks("assert add(2, 3) == 5")]))
+    code = run_ask(
+        "Write calc.py with add(a, b) that returns the sum.",
+        tmp_path,
+        engine_factory=lambda: coder,
+        reviewer_factory=lambda: reviewer,
+        rounds=1,
+        as_json=False,
+    )
+    assert code == 0
+    assert [c.agent for c in coder.calls] == ["coder"] and [c.agent for c in reviewer.calls] == ["reviewer"]
