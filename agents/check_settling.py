@@ -14,7 +14,6 @@ check still passes, or, after a run that was not approved, where no passing chec
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,7 +25,7 @@ from agents.outside_checks import outside_the_request, project_names, tests_the_
 from agents.project_texts import ProjectTexts
 from agents.reviewer_version import candidates, outcome_beside, passes_every_check, still_failing_as_before
 from agents.rule_registry import RuleSwitches
-from agents.unasked_changes import put_back, unasked_changes, used_names
+from agents.unasked_put_back import Trial, put_back_where_allowed, tests_trial
 from agents.written_checks import CheckOutcome, failed_check
 from tools.sandbox import RunLimits
 
@@ -218,60 +217,56 @@ class CheckSettler:
             return not result.startswith("Error")
         return False
 
+    def put_back_after(
+        self,
+        context: ToolContext,
+        request: str,
+        checks: tuple[list[str], str],
+        tests: bool,
+        *,
+        approved: bool,
+    ) -> None:
+        """At the end of a run: the unasked changes put back where the checks allow, judged by the
+        reviewer's asserts (`checks`: the modules and the asserts) or else the project's own tests."""
+        modules, asserts = checks
+        if modules and asserts:
+            self.put_back_unasked(context, request, modules, asserts, approved=approved)
+        elif tests:
+            self.put_back_unasked_by_tests(context, request)
+
     def put_back_unasked(
         self, context: ToolContext, request: str, modules: list[str], checks: str, *, approved: bool
     ) -> None:
         """Puts back, as they were before the run, the functions the run changed unasked
-        (agents/unasked_changes). After an approved run, where every check passes without the
+        (agents/unasked_put_back). After an approved run, where every check passes without the
         change; after one that was not (the files as keep-best left them), where no check that
         passes with the change fails without it."""
-        written = self.texts.small(self.texts.python_written(context.written))
-        beside: dict[str, str] | None = None
-        uses = {path: _names_used(text) for path, text in written.items()}
-        for path, text in written.items():
-            original = context.originals.get(path)
-            if not original:
-                continue
-            elsewhere = set().union(*(names for other, names in uses.items() if other != path))
-            kept, names, now = text, [], None
-            for name in unasked_changes(original, text, request, elsewhere):
-                candidate = put_back(kept, original, name)
-                if candidate is None:
-                    continue
-                if beside is None:  # read only once there is something to try
-                    beside = self.texts.trial_folder(request, written)
-                if not approved and now is None:
-                    now = outcome_beside({**beside, path: kept}, modules, checks, self.limits)
-                    if now is None:
-                        break
-                outcome = outcome_beside({**beside, path: candidate}, modules, checks, self.limits)
-                if outcome is not None and (outcome.ok if approved else _no_worse(outcome, now)):
-                    kept, names, now = candidate, names + [name], outcome
-            if not names:
-                continue
-            context.agent = "crew"
-            result = WriteFileTool().bind(context).run(path=path, content=kept)
-            if not result.startswith("Error"):
-                one = len(names) == 1
-                self._say(
-                    f"Put back {', '.join(names)} in {path} as {'it was' if one else 'they were'}: the"
-                    f" request does not name {'it' if one else 'them'}, and "
-                    + (
-                        "every check passes without the change."
-                        if approved
-                        else "no check that passed with the change fails without it."
-                    )
-                )
+
+        def run(files: dict[str, str]) -> CheckOutcome | None:
+            return outcome_beside(files, modules, checks, self.limits)
+
+        def accept(outcome: CheckOutcome, now: CheckOutcome | None) -> bool:
+            return outcome.ok if approved else _no_worse(outcome, now)
+
+        why = (
+            "every check passes without the change."
+            if approved
+            else "no check that passed with the change fails without it."
+        )
+        trial = Trial(run, accept, needs_now=not approved, why=why)
+        beside = lambda: self.texts.trial_folder(request, {})  # noqa: E731
+        for message in put_back_where_allowed(context, self.texts, request, beside, trial):
+            self._say(message)
+
+    def put_back_unasked_by_tests(self, context: ToolContext, request: str) -> None:
+        """The same where the project's own tests were the checks: put back where every test that
+        passed with the change still passes."""
+        trial, beside = tests_trial(self.texts, self.limits)
+        for message in put_back_where_allowed(context, self.texts, request, beside, trial):
+            self._say(message)
 
     def _say(self, message: str) -> None:
         self.bus.emit(Notice(level="info", message=message))
-
-
-def _names_used(source: str) -> set[str]:
-    try:
-        return used_names(ast.parse(source).body)
-    except (SyntaxError, ValueError):
-        return set()
 
 
 def _no_worse(outcome: CheckOutcome, before: CheckOutcome | None) -> bool:

@@ -210,10 +210,9 @@ class CrewRunner:
             as_it_was = state.tests_before is not None
             kept = keep_best(context, state.versions, self.bus, as_it_was=as_it_was)
             state.check_lines = kept.check_lines if kept else state.check_lines
-        if state.written_checks and state.modules and self.rules.on("put_back_unasked"):
-            self.settler.put_back_unasked(
-                context, state.facts.text, state.modules, state.written_checks, approved=state.passed
-            )
+        if self.rules.on("put_back_unasked"):
+            checks, tests = (state.modules, state.written_checks), state.user_tests
+            self.settler.put_back_after(context, state.facts.text, checks, tests, approved=state.passed)
         message = ending_message(state.passed, state.round_number, state.versions, kept)
         if not state.passed and state.tests_fail:  # the notice says why at length
             message = (

@@ -30,3 +30,52 @@ def test_the_unasked_change_is_put_back(tmp_path: Path) -> None:
 def test_switched_off_it_stays(tmp_path: Path) -> None:
     summary, bus, _ = _run(tmp_path, frozenset({"put_back_unasked"}))
     assert summary.approved and "# kept as it is" not in (tmp_path / "words.py").read_text()
+
+
+STATS = (
+    "def mean(xs):\n    return sum(xs) / len(xs)\n\n\n"
+    "def median(xs):\n    return sorted(xs)[len(xs) // 2]\n\n\n"
+    "def spread(xs):\n    return max(xs) - min(xs)  # the user's own\n"
+)
+STATS_TESTS = (
+    "from stats import mean, median, spread\n\n\n"
+    "def test_mean():\n    assert mean([1, 2, 3]) == 2\n\n\n"
+    "def test_median_even():\n    assert median([1, 2, 3, 4]) == 2.5\n\n\n"
+    "def test_spread():\n    assert spread([1, 5]) == 4\n"
+)
+# The follow-up's right fix of median(), with mean() and spread() rewritten unasked (as the 0.5B did).
+STATS_FIXED = (
+    "def mean(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total / len(xs)\n\n\n"
+    "def median(xs):\n    s = sorted(xs)\n    n = len(s)\n"
+    "    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2\n\n\n"
+    "def spread(xs):\n    return sorted(xs)[-1] - sorted(xs)[0]\n"
+)
+MEDIAN_REQUEST = "median() in stats.py is wrong for an even number of values. Fix it."
+
+
+def _stats_run(tmp_path: Path, without: frozenset[str]):
+    (tmp_path / "stats.py").write_text(STATS)
+    (tmp_path / "test_stats.py").write_text(STATS_TESTS)
+    return crew(tmp_path, MEDIAN_REQUEST, coder=[files(("stats.py", STATS_FIXED))], without=without)
+
+
+def test_where_the_projects_tests_are_the_checks_they_judge_the_put_back(tmp_path: Path) -> None:
+    summary, bus, _ = _stats_run(tmp_path, frozenset())
+    text = (tmp_path / "stats.py").read_text()
+    assert summary.checks_passed, summary.message
+    assert "max(xs) - min(xs)  # the user's own" in text and "return sum(xs) / len(xs)" in text
+    assert "(s[n // 2 - 1] + s[n // 2]) / 2" in text  # the asked fix stays
+    assert any("Put back mean, spread in stats.py" in n for n in notices(bus))
+    assert (tmp_path / "test_stats.py").read_text() == STATS_TESTS
+
+
+def test_a_put_back_that_fails_a_test_is_not_made(tmp_path: Path) -> None:
+    # mean() is changed unasked, but the project's test of mean now needs the change: it stays.
+    tests = STATS_TESTS.replace("assert mean([1, 2, 3]) == 2", "assert mean([]) == 0")
+    fixed = STATS_FIXED.replace("    return total / len(xs)", "    return total / len(xs) if xs else 0")
+    (tmp_path / "stats.py").write_text(STATS)
+    (tmp_path / "test_stats.py").write_text(tests)
+    summary, bus, _ = crew(tmp_path, MEDIAN_REQUEST, coder=[files(("stats.py", fixed))])
+    text = (tmp_path / "stats.py").read_text()
+    assert "if xs else 0" in text and "max(xs) - min(xs)  # the user's own" in text
+    assert any("Put back spread in stats.py" in n for n in notices(bus))
