@@ -61,8 +61,9 @@ def format_event(event: Event) -> str | None:
             state = "passed" if event.passed else f"failed ({why})"
             return f"  ⚙ {event.command}: {state} in {event.duration_s:.2f}s"
         case ReviewVerdict():
-            verdict = "approved" if event.approved else "changes requested"
-            return f"  ☑ review: {verdict}" + "".join(f"\n     - {fix}" for fix in event.fixes)
+            # The round's verdict is its checks' (the reviewer's asserts are some of them, when it ran).
+            verdict = "every check passed" if event.approved else "not yet"
+            return f"  ☑ round {event.round}: {verdict}" + "".join(f"\n     - {fix}" for fix in event.fixes)
         case Notice():
             return f"  [{event.level}] {event.message}"
         case RunFinished():
@@ -70,7 +71,7 @@ def format_event(event: Event) -> str | None:
             checks = "; ".join(event.checks) or "none"
             return (
                 f"■ {event.message}\n  files changed: {files}\n  checks: {checks}\n"
-                f"  reviewer approved: {event.approved}, checks passed: {event.checks_passed}"
+                f"  approved: {event.approved}, checks passed: {event.checks_passed}"
                 f"  ({event.duration_s:.1f}s)"
             )
     return None

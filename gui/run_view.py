@@ -200,18 +200,20 @@ class RunView:
         )
 
     def _on_review_verdict(self, event: ReviewVerdict) -> None:
+        # The round's verdict is its checks' (the reviewer's asserts among them when it wrote any):
+        # "Reviewer: approved" read as a review that, in most runs, never happened.
         checks_failed = not all(self._round_checks.values())
         self._round_checks = {}
+        heading = f"**Round {event.round}:**"
         if event.approved and checks_failed:
-            # The runner does not count an approval over a failed check; say so next to the red check.
-            self.say("**Reviewer:** approved, but a check failed, so the round is not done.")
+            self.say(f"{heading} a check failed, so the round is not done.")
         elif event.approved:
-            self.say("**Reviewer:** approved.")
+            self.say(f"{heading} every check passed.")
         else:
             # With no fix named, the failed check above is the reason: say so rather than nothing.
             named = "- a check failed: its output is above" if checks_failed else "- (no fix named)"
             fixes = "\n".join(f"- {literal(fix)}" for fix in event.fixes) or named
-            self.say(f"**Reviewer:** changes requested:\n{fixes}")
+            self.say(f"{heading} not done yet:\n{fixes}")
 
     def _on_context_used(self, event: ContextUsed) -> None:
         used = event.prompt_tokens + event.reply_tokens

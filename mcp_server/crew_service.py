@@ -55,7 +55,7 @@ class AskOutcome:
             self.message,
             f"files changed: {files}",
             f"checks: {checks}",
-            f"reviewer approved: {self.approved}, checks passed: {self.checks_passed} "
+            f"approved: {self.approved}, checks passed: {self.checks_passed} "
             f"({self.rounds_used} round(s), {self.duration_s:.1f}s)",
         ]
         if self.files_changed:

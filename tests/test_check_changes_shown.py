@@ -68,7 +68,7 @@ def test_changes_requested_after_a_failed_check_names_the_check_not_nothing() ->
     view.apply(ReviewVerdict(round=1, approved=False, fixes=[]))
     assert (
         view.messages[-1]["content"]
-        == "**Reviewer:** changes requested:\n- a check failed: its output is above"
+        == "**Round 1:** not done yet:\n- a check failed: its output is above"
     )
     view.apply(ReviewVerdict(round=2, approved=False, fixes=[]))  # no check failed this round
     assert view.messages[-1]["content"].endswith("- (no fix named)")

@@ -165,7 +165,7 @@ def test_an_approval_over_a_failed_check_says_the_round_is_not_done() -> None:
     assert "check failed" in view.messages[-1]["content"]
     view.apply(_check(passed=True))  # the next round's check passes: a plain approval again
     view.apply(ReviewVerdict(round=2, approved=True, fixes=[]))
-    assert view.messages[-1]["content"] == "**Reviewer:** approved."
+    assert view.messages[-1]["content"] == "**Round 2:** every check passed."
 
 
 def test_checks_run_again_in_a_round_are_judged_by_their_last_run() -> None:
@@ -175,7 +175,7 @@ def test_checks_run_again_in_a_round_are_judged_by_their_last_run() -> None:
     view.apply(_check(passed=False, command="written checks"))
     view.apply(_check(passed=True, command="written checks"))
     view.apply(ReviewVerdict(round=1, approved=True, fixes=[]))
-    assert view.messages[-1]["content"] == "**Reviewer:** approved."
+    assert view.messages[-1]["content"] == "**Round 1:** every check passed."
 
 
 def test_a_check_that_failed_on_silence_says_why() -> None:

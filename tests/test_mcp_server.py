@@ -133,7 +133,7 @@ def test_an_ask_through_mcp_changes_files_as_app_ask_does_and_undo_reverts_it(
     assert outcome["files_changed"] == ["add.py"] and outcome["completed"]
     assert f"■ {outcome['message']}\n  files changed: add.py\n" in cli.stdout
     assert outcome["approved"] and outcome["checks_passed"], outcome["checks"]
-    assert "reviewer approved: True, checks passed: True" in cli.stdout
+    assert "approved: True, checks passed: True" in cli.stdout
     assert "+++ b/add.py" in outcome["diff"] and "+def add(a, b):" in outcome["diff"]
     assert outcome["diff"] in _text(asked)
     # Progress came as the run went: the lines `app.py ask` prints, as log and progress notices.
