@@ -212,7 +212,8 @@ class CrewRunner:
             state.check_lines = kept.check_lines if kept else state.check_lines
         if self.rules.on("put_back_unasked"):
             checks, tests = (state.modules, state.written_checks), state.user_tests
-            self.settler.put_back_after(context, state.facts.text, checks, tests, approved=state.passed)
+            asked = f"{state.facts.text}\n{state.memory}"  # a follow-up's "it": what the previous asked
+            self.settler.put_back_after(context, asked, checks, tests, approved=state.passed)
         message = ending_message(state.passed, state.round_number, state.versions, kept)
         if not state.passed and state.tests_fail:  # the notice says why at length
             message = (
