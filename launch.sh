@@ -123,6 +123,14 @@ if [[ "$MODE" == test ]]; then
     stamp_of requirements-dev.txt > "$VENV/.test-stamp"
   fi
   install_browser
+  # Two workers (LOCALCREW_TEST_WORKERS; 0: one process), each given whole modules so a module's app
+  # server starts once; llama.cpp runs one thread per worker, so two workers share two cores
+  # rather than wait on each other's threads (LOCALCREW_THREADS overrides).
+  workers=${LOCALCREW_TEST_WORKERS:-2}
+  if [[ "$workers" != 0 ]]; then
+    export LOCALCREW_THREADS=${LOCALCREW_THREADS:-1}
+    exec "$VENV/bin/python" -m pytest -n "$workers" --dist loadscope "$@"
+  fi
   exec "$VENV/bin/python" -m pytest "$@"
 fi
 fetch_gpu_coder

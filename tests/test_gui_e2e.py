@@ -97,7 +97,9 @@ def test_stop_ends_the_run_cleanly_and_quickly(app: RunningApp) -> None:
     chat, *_ = job.result(timeout=60)
     took = time.monotonic() - stopped_at
     assert "Stopped by the user" in " ".join(_text(m) for m in chat[-3:])
-    assert took < 10, f"stop took {took:.1f} s"  # generous: the machine may be busy; ~1 s when idle
+    # A hang, not a speed, is what a test can catch: ~1 s when idle, 16 s seen with the suite in two
+    # workers on two cores.
+    assert took < 60, f"stop took {took:.1f} s"
 
 
 def _undo(client: Any) -> str:
