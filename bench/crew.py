@@ -255,14 +255,16 @@ def run_crew(
     *,
     rules: RuleSwitches | None = None,
     crew: CrewSettings | None = None,
+    reviewer: Engine | None = None,
 ) -> Outcome:
+    """`reviewer`: a second model for the reviewer's turns (None: the coder's model reviews)."""
     with tempfile.TemporaryDirectory(prefix="bench-crew-") as folder:
         workspace = Path(folder)
         before = prepare_workspace(request, workspace)
         bus = EventBus()
         began = time.perf_counter()
         settings = replace(crew or CrewSettings(), rounds=rounds, rules=rules or RuleSwitches())
-        summary = build_crew(engine, workspace, bus, settings).run(request.text)
+        summary = build_crew(engine, workspace, bus, settings, reviewer_engine=reviewer).run(request.text)
         seconds = time.perf_counter() - began
         files = _written(workspace, summary.files_changed)
         lost = lost_in(before, workspace, request.text)
@@ -489,6 +491,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="run only the first N requests")
     parser.add_argument("--only", default="", help="request names or prefixes, e.g. 01,02_edit")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--reviewer-model", default=None, help="a second model for the reviewer's turns (catalog id or .gguf)"
+    )
     add_rule_arguments(parser)
     add_profile_argument(parser)
     parser.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
@@ -509,11 +514,15 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     engine = Engine(resolve_model(args.model), EngineSettings(n_ctx=N_CTX))
     engine.load()
+    reviewer = None
+    if args.reviewer_model:
+        reviewer = Engine(resolve_model(args.reviewer_model), EngineSettings(n_ctx=N_CTX))
+        reviewer.load()
     model = engine.model_path.name
     records: list[dict[str, Any]] = []
     try:
         for number, request in enumerate(requests, start=1):
-            crew = run_crew(engine, request, args.rounds, rules=rules, crew=crew_base)
+            crew = run_crew(engine, request, args.rounds, rules=rules, crew=crew_base, reviewer=reviewer)
             single = run_single(engine, request)
             write_transcript(args.out, request, crew, single)
             records.append(record(request, crew, single))
@@ -529,7 +538,10 @@ def main(argv: list[str] | None = None) -> int:
             )
     finally:
         engine.close()
+        if reviewer is not None:
+            reviewer.close()
     result = summarize(records, model, args.rounds, rules=rules)
+    result["reviewer_model"] = reviewer.model_path.name if reviewer is not None else None
     result["profile"] = args.profile
     result["candidates"] = args.candidates  # None: chosen by the hardware
     return report(args.out, result, records, as_json=args.json)

@@ -198,6 +198,15 @@ def test_the_crew_run_is_graded_and_its_transcript_has_each_reply_whole() -> Non
     assert "test_mean" not in "\n".join(c.prompt for c in engine.calls)
 
 
+def test_a_reviewer_model_answers_the_reviewers_turns_only() -> None:
+    request = BY_NAME["02_edit_fix_mean"]
+    coder = ScriptedEngine(by_agent(coder=[reference_reply(request)]))
+    reviewer = ScriptedEngine(by_agent(reviewer=[verdict(True)]))
+    crew = run_crew(coder, request, rounds=1, reviewer=reviewer)
+    assert crew.passed, crew.test_output
+    assert {c.agent for c in coder.calls} == {"coder"} and {c.agent for c in reviewer.calls} == {"reviewer"}
+
+
 def test_an_approved_run_that_fails_the_hidden_test_is_a_false_approval() -> None:
     request = BY_NAME["01_new_temperature"]
     wrong = "def c_to_f(c):\n    return c\n\n\ndef f_to_c(f):\n    return f\n"
