@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,7 @@ from models.offload_planner import KV_TYPES
 from models.openai_engine import RemoteSettings
 
 if TYPE_CHECKING:  # deferred at run time: only the IDE needs these
+    from agents.crew_runner import CrewSettings
     from gui.ide_state import IdeState
     from gui.user_settings import UserSettings
     from models.model_host import ModelHost
@@ -120,8 +122,13 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("request")
     _add_model_flags(ask, argparse.SUPPRESS)
     _add_workspace_flag(ask)
-    ask.add_argument("--rounds", type=int, default=3, help="coder/reviewer rounds at most")
+    ask.add_argument("--rounds", type=int, default=None, help="coder/reviewer rounds at most (default 3)")
     ask.add_argument("--json-events", action="store_true", help="print events as JSON lines")
+    ask.add_argument(
+        "--profile",
+        default=None,
+        help="crew profile: profiles/NAME.json or a .json path (rounds, retries, rule switches)",
+    )
     ask.add_argument(
         "--reviewer-model",
         default=argparse.SUPPRESS,
@@ -395,7 +402,7 @@ def _report_load_result_when_done(host: object) -> None:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from agents.headless import EXIT_INFRA, run_ask
+    from agents.headless import EXIT_INFRA, EXIT_USAGE, run_ask
 
     remote = remote_settings(args)
     reviewer_factory = None
@@ -419,14 +426,33 @@ def cmd_ask(args: argparse.Namespace) -> int:
         engine_factory = lambda: Engine(path, settings)  # noqa: E731
         if reviewer_settings is not None:
             reviewer_factory = lambda: Engine(reviewer, reviewer_settings)  # noqa: E731
+    crew = _ask_crew(args)
+    if crew is None:
+        return EXIT_USAGE
     return run_ask(
         args.request,
         _workspace_or_here(args),
         engine_factory=engine_factory,
         reviewer_factory=reviewer_factory,
-        rounds=max(1, args.rounds),
+        crew=crew,
         as_json=args.json_events,
     )
+
+
+def _ask_crew(args: argparse.Namespace) -> CrewSettings | None:
+    """The crew's settings: a profile's when one is named (--rounds still wins), else the defaults;
+    None (and why, on the terminal) when the profile cannot be read."""
+    from agents.crew_profile import load_profile
+    from agents.crew_runner import CrewSettings
+
+    crew = CrewSettings()
+    if args.profile:
+        try:
+            crew = load_profile(args.profile).settings()
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return None
+    return replace(crew, rounds=max(1, args.rounds)) if args.rounds is not None else crew
 
 
 def _ask_pair(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from agents.events import (
     AgentFinished,
@@ -29,6 +29,9 @@ from agents.events import (
     ToolCallStarted,
 )
 from tools.workspace_choice import workspace_problem
+
+if TYPE_CHECKING:
+    from agents.crew_runner import CrewSettings
 
 EXIT_OK, EXIT_INFRA, EXIT_USAGE = 0, 1, 2
 
@@ -95,11 +98,12 @@ def run_ask(
     workspace: Path,
     *,
     engine_factory: callable,
-    rounds: int,
     as_json: bool,
+    crew: CrewSettings | None = None,
     reviewer_factory: callable | None = None,
 ) -> int:
-    """Run the crew once on `request`; `reviewer_factory`: a second model for the reviewer's turns."""
+    """Run the crew once on `request` (`crew`: its settings, e.g. a profile's; None: the defaults);
+    `reviewer_factory`: a second model for the reviewer's turns."""
     from agents.crew_factory import build_crew
     from agents.crew_runner import CrewSettings
     from models.engine import EngineError
@@ -126,10 +130,10 @@ def run_ask(
         return EXIT_INFRA
     bus = EventBus()
     bus.subscribe(_printer(sys.stdout, as_json))
-    crew = build_crew(
-        engine, workspace, bus, CrewSettings(rounds=rounds), use_index=True, reviewer_engine=reviewer
+    runner = build_crew(
+        engine, workspace, bus, crew or CrewSettings(), use_index=True, reviewer_engine=reviewer
     )
-    summary = crew.run(request)
+    summary = runner.run(request)
     if not summary.completed:
         print(f"error: {summary.message}", file=sys.stderr)
         return EXIT_INFRA

@@ -88,6 +88,7 @@ def test_ask_plans_the_reviewer_model_with_the_coder_and_hands_both_to_the_crew(
 
 
 def test_ask_runs_the_reviewers_turns_on_the_reviewer_engine(tmp_path: Path) -> None:
+    from agents.crew_runner import CrewSettings
     from agents.headless import run_ask
     from tests.crew_script import checks, files
     from tests.scripted_engine import ScriptedEngine, by_agent
@@ -99,7 +100,7 @@ def test_ask_runs_the_reviewers_turns_on_the_reviewer_engine(tmp_path: Path) -> 
         tmp_path,
         engine_factory=lambda: coder,
         reviewer_factory=lambda: reviewer,
-        rounds=1,
+        crew=CrewSettings(rounds=1),
         as_json=False,
     )
     assert code == 0
