@@ -10,7 +10,7 @@ import time
 import uuid
 
 from agents.crew_tools import Check, ToolContext
-from agents.events import ToolCallFinished, ToolCallStarted
+from agents.events import ToolCallFailed, ToolCallFinished, ToolCallStarted
 from tools.api_docs import imported_modules, lookup_error
 
 MAX_CHARS = 1200  # about 300 tokens of the coder's prompt
@@ -30,9 +30,36 @@ def docs_for(context: ToolContext, results: list[Check], written: dict[str, str]
     }
     began = time.perf_counter()
     lookup = lookup_error(errors, context.root, hints=hints)
+    # What the checks' Python does not have (a module not installed there) may be on the web.
+    absent = [r.query.name for r in lookup.results if not r.found]
+    web = _from_the_web(context, absent or ([q.name for q in lookup.queries] if not lookup.results else []))
     if not lookup.found:
-        return ""
+        return web
     text = lookup.text(max_chars=MAX_CHARS)
     context.bus.emit(ToolCallStarted(**call))
     context.bus.emit(ToolCallFinished(**call, result=text, duration_s=time.perf_counter() - began))
-    return text
+    return f"{text}\n{web}" if web else text
+
+
+def _from_the_web(context: ToolContext, names: list[str]) -> str:
+    """Where the checks' Python has nothing to read (a module not installed there): the page of an
+    allow-listed documentation host, when the user switched the web lookup on; else nothing, and
+    nothing leaves the machine."""
+    if context.web_docs is None:
+        return ""
+    for name in list(dict.fromkeys(names))[:2]:
+        asked = {"name": name, "hosts": context.web_docs.hosts}
+        call = {"call_id": uuid.uuid4().hex[:12], "agent": "checks", "name": "web_docs", "arguments": asked}
+        began = time.perf_counter()
+        context.bus.emit(ToolCallStarted(**call))
+        doc = context.web_docs.lookup(name, max_chars=MAX_CHARS)
+        took = time.perf_counter() - began
+        if doc is None:
+            error = f"no page for {name} on the allowed hosts"
+            context.bus.emit(ToolCallFailed(**call, error=error, duration_s=took))
+            continue
+        where = f"{doc.url} (cached)" if doc.cached else doc.url
+        text = f"Documentation of {name} from {where}:\n{doc.text}"
+        context.bus.emit(ToolCallFinished(**call, result=text, duration_s=took))
+        return text
+    return ""

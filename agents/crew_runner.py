@@ -62,6 +62,7 @@ from models.engine import GenerationSettings
 from models.reply_budget import reply_budget_for
 from tools.run_snapshot import RunInfo, RunSnapshots, SnapshotError
 from tools.sandbox import RunLimits
+from tools.web_docs import WebDocs
 from tools.workspace_files import WorkspaceFiles
 
 
@@ -83,6 +84,7 @@ class CrewSettings:
     candidates: int = 0
     # Which rules are on (agents/rule_registry.py): each rule's default, less those switched off.
     rules: RuleSwitches = field(default_factory=RuleSwitches)
+    web_docs: WebDocs | None = None  # the web documentation lookup, when the user switched it on
 
 
 @dataclass
@@ -157,7 +159,10 @@ class CrewRunner:
                 run_id=run_id, request=request, workspace=str(self.workspace), rounds=self.settings.rounds
             )
         )
-        context = ToolContext(self.files, self.bus, self.limits, request=request, rules=self.rules)
+        web = self.settings.web_docs
+        context = ToolContext(
+            self.files, self.bus, self.limits, request=request, rules=self.rules, web_docs=web
+        )
         try:
             return self._run_rounds(self._new_state(run_id, context, started))
         except RunCancelledError:

@@ -35,6 +35,7 @@ from agents.tests_before import TestResults, verdict
 from agents.write_rules import WriteDraft
 from agents.written_checks import CheckOutcome, check_program, read_outcome
 from tools.sandbox import RunLimits, RunResult, run_command, run_pytest, run_python
+from tools.web_docs import WebDocs
 from tools.workspace_files import WorkspaceError, WorkspaceFiles
 
 OBSERVATION_CHARS = 2000
@@ -56,6 +57,7 @@ class ToolContext:
     originals: dict[str, str | None] = field(default_factory=dict)
     created: set[str] = field(default_factory=set)  # files this run created (none there before)
     rules: RuleSwitches = field(default_factory=RuleSwitches)
+    web_docs: WebDocs | None = None  # None: documentation is read offline only
     facts: RequestFacts = field(init=False)
 
     def __post_init__(self) -> None:

@@ -303,13 +303,19 @@ class CrewSession:
             fresh = bool(ticket.fresh and ticket.fresh())
             from agents.crew_factory import build_crew
             from agents.crew_runner import CrewSettings
+            from gui.user_settings import web_docs_for
 
             settings = self.settings()
             runner = build_crew(
                 engine,  # type: ignore[arg-type]
                 self.workspace(),
                 bus,
-                CrewSettings(rounds=settings.rounds, temperature=settings.temperature, seed=settings.seed),
+                CrewSettings(
+                    rounds=settings.rounds,
+                    temperature=settings.temperature,
+                    seed=settings.seed,
+                    web_docs=web_docs_for(settings),
+                ),
                 index_opener=self.index().open,
                 cancel=self.cancel,
                 reviewer_engine=getattr(self.host, "reviewer_engine", None),  # None: the coder reviews

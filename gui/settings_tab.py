@@ -1,10 +1,12 @@
-"""The Settings tab: the workspace folder, rounds, temperature and seed, saved to the user's
-settings file. Another workspace is checked as any client's request would be (IdeState)."""
+"""The Settings tab: the workspace folder, rounds, temperature, seed and the web documentation
+lookup (off by default), saved to the user's settings file. Another workspace is checked as any
+client's request would be (IdeState)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlparse
 
 import gradio as gr
 
@@ -12,6 +14,7 @@ from gui.crew_chat_wiring import CrewChat
 from gui.disk_refresh import DiskRefresh
 from gui.ide_state import IdeState
 from gui.page_layout import CodeTab
+from tools.web_docs import SOURCES
 
 
 @dataclass
@@ -20,6 +23,7 @@ class SettingsTab:
     rounds: Any
     temperature: Any
     seed: Any
+    web_docs: Any
     save: Any
     message: Any
 
@@ -29,14 +33,24 @@ def build_settings_tab(state: IdeState) -> SettingsTab:
     rounds = gr.Slider(1, 10, value=state.settings.rounds, step=1, label="Coder/reviewer rounds")
     temperature = gr.Slider(0.0, 1.5, value=state.settings.temperature, step=0.05, label="Temperature")
     seed = gr.Number(state.settings.seed, label="Seed", precision=0)
+    hosts = ", ".join(urlparse(url).netloc for url in SOURCES.values())
+    web_docs = gr.Checkbox(
+        value=state.settings.web_docs,
+        label=f"Look up documentation on the web ({hosts}) when the offline lookup has nothing",
+        info="Off: nothing leaves this machine. On: each page is fetched once, capped, cached on disk, "
+        "and shown in the sidebar.",
+        elem_id="web-docs",
+    )
     save = gr.Button("Save settings", elem_id="save-settings")
     message = gr.Markdown("", elem_id="settings-message")
-    return SettingsTab(workspace_box, rounds, temperature, seed, save, message)
+    return SettingsTab(workspace_box, rounds, temperature, seed, web_docs, save, message)
 
 
-def save_user_settings(state: IdeState, folder: str, n_rounds: float, temp: float, seed_value: float) -> str:
+def save_user_settings(
+    state: IdeState, folder: str, n_rounds: float, temp: float, seed_value: float, web_docs: bool = False
+) -> str:
     state.settings.rounds, state.settings.temperature = int(n_rounds), float(temp)
-    state.settings.seed = int(seed_value or 0)
+    state.settings.seed, state.settings.web_docs = int(seed_value or 0), bool(web_docs)
     message = ""
     if folder.strip() and folder.strip() != str(state.workspace):
         message = state.change_workspace(folder.strip()) + " "
@@ -47,13 +61,13 @@ def save_user_settings(state: IdeState, folder: str, n_rounds: float, temp: floa
 def wire_settings_tab(
     state: IdeState, tab: SettingsTab, code: CodeTab, disk: DiskRefresh, chat: CrewChat
 ) -> None:
-    def save(folder: str, n_rounds: float, temp: float, seed_value: float) -> str:
-        return save_user_settings(state, folder, n_rounds, temp, seed_value)
+    def save(folder: str, n_rounds: float, temp: float, seed_value: float, web_docs: bool) -> str:
+        return save_user_settings(state, folder, n_rounds, temp, seed_value, web_docs)
 
     # Another workspace: its files, its last run and its own conversation.
     tab.save.click(
         save,
-        [tab.workspace_box, tab.rounds, tab.temperature, tab.seed],
+        [tab.workspace_box, tab.rounds, tab.temperature, tab.seed, tab.web_docs],
         tab.message,
         api_name="save_settings",
     ).then(disk.files_and_diff, None, [code.explorer, code.last_run.diff], api_visibility="private").then(

@@ -8,11 +8,14 @@ import os
 import sys
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from models.context_size import AUTO_N_CTX
 from models.offload_planner import KV_TYPES
 from tools.atomic_files import atomic_write
+
+if TYPE_CHECKING:
+    from tools.web_docs import WebDocs
 
 CONFIG_ENV = "LOCALCREW_CONFIG_DIR"
 
@@ -28,6 +31,9 @@ class UserSettings:
     rounds: int = 3
     temperature: float = 0.0
     seed: int = 42
+    # Documentation from allow-listed hosts (tools/web_docs.SOURCES) when the offline lookup has
+    # nothing; off: nothing leaves the machine.
+    web_docs: bool = False
 
     def validated(self) -> UserSettings:
         """Clamp values a hand-edited file could get wrong, so a bad file never stops the app."""
@@ -39,6 +45,7 @@ class UserSettings:
         self.rounds = min(max(int(self.rounds), 1), 10)
         self.temperature = min(max(float(self.temperature), 0.0), 2.0)
         self.seed = int(self.seed)
+        self.web_docs = self.web_docs is True
         return self
 
 
@@ -104,3 +111,11 @@ def merged(settings: UserSettings, **overrides: Any) -> UserSettings:
     data = asdict(settings)
     data.update({k: v for k, v in overrides.items() if v is not None})
     return UserSettings(**data).validated()
+
+
+def web_docs_for(settings: UserSettings) -> WebDocs | None:
+    """The web documentation lookup the settings ask for, its cache beside the settings file;
+    None when it is off."""
+    from tools.web_docs import WebDocs
+
+    return WebDocs(config_dir() / "web-docs-cache") if settings.web_docs else None

@@ -135,11 +135,13 @@ def test_editor_save_stays_in_the_workspace_and_undo_restores(app: RunningApp) -
 
 def test_settings_are_saved_to_the_config_dir(app: RunningApp) -> None:
     client = app.client()
-    message = client.predict(str(_workspace(app)), 2, 0.0, 7, api_name="/save_settings")
+    message = client.predict(str(_workspace(app)), 2, 0.0, 7, True, api_name="/save_settings")
     assert "Saved to" in message
     saved = json.loads((app.root / "config" / "settings.json").read_text())  # type: ignore[attr-defined]
     assert (saved["rounds"], saved["seed"], saved["workspace"]) == (2, 7, str(_workspace(app).resolve()))
-    client.predict(str(_workspace(app)), 1, 0.0, 42, api_name="/save_settings")
+    assert saved["web_docs"] is True  # the web lookup is the user's choice, saved with the rest
+    client.predict(str(_workspace(app)), 1, 0.0, 42, False, api_name="/save_settings")
+    assert json.loads((app.root / "config" / "settings.json").read_text())["web_docs"] is False  # type: ignore[attr-defined]
 
 
 def test_plan_preview_and_a_bad_local_model_change_nothing(app: RunningApp, tmp_path: Path) -> None:

@@ -270,13 +270,13 @@ def test_settings_cannot_move_the_workspace_to_a_root_home_or_system_folder(
 ) -> None:
     settings_file = app.root / "config" / "settings.json"  # type: ignore[attr-defined]
     workspace = str((app.root / "workspace").resolve())  # type: ignore[attr-defined]
-    message = app.client().predict(folder, 1, 0.0, 42, api_name="/save_settings")
+    message = app.client().predict(folder, 1, 0.0, 42, False, api_name="/save_settings")
     assert "still" in message or "Settings not saved" in message, message
     if settings_file.exists():
         saved = json.loads(settings_file.read_text())
         assert saved.get("workspace", "") in ("", workspace), saved
     # The workspace itself did not move: a file saved now lands in the real workspace.
-    assert "Saved" in app.client().predict(str(Path(workspace)), 1, 0.0, 42, api_name="/save_settings")
+    assert "Saved" in app.client().predict(str(Path(workspace)), 1, 0.0, 42, False, api_name="/save_settings")
 
 
 def test_a_model_that_fails_to_load_does_not_replace_the_saved_model(app: RunningApp, tmp_path: Path) -> None:

@@ -49,3 +49,15 @@ def test_command_line_values_take_precedence() -> None:
     saved = UserSettings(model="a", n_ctx=8192, workspace="/saved")
     result = merged(saved, model=None, n_ctx=2048, workspace=None, n_gpu_layers=None)
     assert (result.model, result.n_ctx, result.workspace) == ("a", 2048, "/saved")
+
+
+def test_the_web_lookup_is_off_unless_switched_on_plainly(tmp_path: Path) -> None:
+    from gui.user_settings import web_docs_for
+
+    assert UserSettings().web_docs is False and web_docs_for(UserSettings()) is None
+    path = tmp_path / "settings.json"
+    path.write_text('{"web_docs": "yes"}')  # a hand edit that is not plainly true leaves it off
+    assert load_settings(path)[0].web_docs is False
+    path.write_text('{"web_docs": true}')
+    on = web_docs_for(load_settings(path)[0])
+    assert on is not None and "docs.python.org" in on.hosts
