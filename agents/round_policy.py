@@ -59,14 +59,21 @@ def feedback(
     failed_runs = [describe_run(r)[:800] for r in runs if not r.passed]
     if outcome and not failures and not outcome.ok:  # the check program itself crashed
         failed_runs.append(describe_run(results[-1])[:800])
-    return (
-        "\n".join(
-            [f"- {p}" for p in problems]
-            + failed_runs
-            + ([f"Failed checks:\n{chr(10).join(failures)}"] if failures else [])
-        )
-        or "The checks did not pass."
+    told = "\n".join(
+        [f"- {p}" for p in problems]
+        + failed_runs
+        + ([f"Failed checks:\n{chr(10).join(failures)}"] if failures else [])
     )
+    return without_timings(told) or "The checks did not pass."
+
+
+# "exit 1 in 0.27s", pytest's "1 failed in 0.12s", "after 10.00s": how long a run took changes from
+# one run to the next, so a retry's prompt did too, and no recorded run could be replayed exactly.
+_TIMING = re.compile(r" (?:in|after) \d+(?:\.\d+)?s\b")
+
+
+def without_timings(text: str) -> str:
+    return _TIMING.sub("", text)
 
 
 def changed_files(context: ToolContext) -> list[str]:
