@@ -235,4 +235,8 @@ class RunView:
     def _on_run_finished(self, event: RunFinished) -> None:
         self.finished = event
         files = ", ".join(f"`{f}`" for f in event.files_changed) or "none"
-        self.say(f"**Done** in {event.duration_s:.1f} s: {event.message}\n\nFiles changed: {files}")
+        text = f"**Done** in {event.duration_s:.1f} s: {event.message}\n\nFiles changed: {files}"
+        if event.files_changed and not event.checks_passed:
+            # Its checks did not pass, yet files changed: how to take them out, beside it.
+            text += "\n\nNot what you wanted? **Last run → Undo this run** takes this run's change out."
+        self.say(text)

@@ -217,3 +217,13 @@ def test_the_users_words_show_as_typed_not_as_markup() -> None:
     assert literal(plain) == plain  # kept as typed where nothing needs escaping
     view = RunView(request="Give TodoList a __len__")
     assert shown(view.messages[0]["content"]) == "Give TodoList a __len__"
+
+
+def test_a_run_whose_checks_failed_but_changed_files_says_how_to_undo_it() -> None:
+    failed = RunView("x")
+    failed.apply(_finished(approved=False, checks_passed=False, message="Rounds used up (3)."))
+    assert "Undo this run" in failed.messages[-1]["content"]
+    passed, nothing = RunView("x"), RunView("x")
+    passed.apply(_finished())
+    nothing.apply(_finished(approved=False, checks_passed=False, files_changed=[]))
+    assert "Undo this run" not in passed.messages[-1]["content"] + nothing.messages[-1]["content"]
