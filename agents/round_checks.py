@@ -57,7 +57,7 @@ class RoundChecks:
         results = self.runs(state, this_round)
         state.modules = modules_of(self.texts.python_written(context.written))
         modules = state.modules
-        if not modules or state.user_tests:
+        if not modules or (state.user_tests and not self.rules.on("checks_beside_tests")):
             return results, None
         if state.written_checks is None:
             # Examples the docstrings already give are the checks; the reviewer writes some only

@@ -115,6 +115,9 @@ RULES: tuple[Rule, ...] = (
        "bench/results/humaneval-qwen2.5-coder-1.5b-dev", "tests/test_docstring_examples.py"),
     _R("reviewer_checks", _C, "where no example exists, the reviewer writes asserts from the request",
        "bench/results/reviewer", "tests/test_reviewer_checks.py"),
+    _R("checks_beside_tests", _C, "in a project with tests, the asked behaviour is checked too (off: not "
+       "yet measured on dev; the project's tests alone approved a follow-up that never changed median())",
+       "tests/test_checks_beside_tests.py", "tests/test_checks_beside_tests.py", default=False),
     # ---- settle failed checks ----
     _R("plain_calls", _T, "a check wanting a value the request never promises runs as a plain call",
        "tests/test_mutator_checks.py", "tests/test_plain_calls.py"),
