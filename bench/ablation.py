@@ -1,0 +1,127 @@
+"""Each rule switched off alone, against the crew with every rule as it is: the table of issue 41
+("every rule earns its place"). Runs one benchmark once per configuration, each in its own process
+and its own folder, then compares item by item.
+
+    python -m bench.ablation --bench humaneval --rules all --out DIR -- --model ID --limit 82
+    python -m bench.ablation --bench sealed --rules keep_best,put_back_unasked --out DIR -- --set dev
+
+`--rules all`: every rule on by default. Whatever follows `--` goes to the benchmark as it is
+(`--mode crew` is added for humaneval). A configuration whose folder already has results is read,
+not run again, so a stopped ablation goes on where it stopped. Per rule: items passed, won and lost
+against the baseline (an item that passes only without the rule is won by switching it off), and
+seconds per item. Writes DIR/README.md and ends with one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import subprocess
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from agents.rule_registry import RULES
+
+BASELINE = "(all rules as they are)"
+BENCHES = ("humaneval", "sealed", "crew")
+
+
+@dataclass(frozen=True)
+class Row:
+    config: str  # BASELINE or the rule switched off
+    passed: int
+    items: int
+    won: list[str]  # pass without the rule, fail with it
+    lost: list[str]  # fail without the rule, pass with it
+    seconds_per_item: float
+
+
+def outcomes(bench: str, folder: Path) -> dict[str, tuple[bool, float]] | None:
+    """Item -> (passed, seconds) of the crew, from a benchmark's output folder; None if none yet."""
+    if bench == "humaneval":
+        path = folder / "records.jsonl"
+        if not path.is_file():
+            return None
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        return {
+            r["task_id"]: (bool(r["passed"]), float(r["seconds"])) for r in rows if r.get("mode") == "crew"
+        }
+    path = folder / "results.json"
+    if not path.is_file():
+        return None
+    records = json.loads(path.read_text())["records"]
+    return {r["request"]: (bool(r["crew"]["passed"]), float(r["crew"]["seconds"])) for r in records}
+
+
+def compare(config: str, base: dict[str, tuple[bool, float]], runs: dict[str, tuple[bool, float]]) -> Row:
+    """One row: `runs` against `base`, on the items both have."""
+    items = sorted(set(base) & set(runs))
+    won = [i for i in items if runs[i][0] and not base[i][0]]
+    lost = [i for i in items if base[i][0] and not runs[i][0]]
+    seconds = sum(runs[i][1] for i in items) / len(items) if items else 0.0
+    return Row(config, sum(runs[i][0] for i in items), len(items), won, lost, round(seconds, 1))
+
+
+def command(bench: str, out: Path, rule: str | None, passed_on: list[str]) -> list[str]:
+    argv = [sys.executable, "-m", f"bench.{bench}", *passed_on, "--out", str(out), "--json"]
+    if bench == "humaneval" and "--mode" not in passed_on:
+        argv += ["--mode", "crew"]
+    return argv + (["--without", rule] if rule else [])
+
+
+def table(rows: list[Row]) -> str:
+    base = rows[0]
+    lines = [
+        "| switched off | passed | won | lost | s / item | Δ s / item |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        delta = "" if row is base else f"{row.seconds_per_item - base.seconds_per_item:+.1f}"
+        won = f"{len(row.won)} ({', '.join(row.won[:4])})" if row.won else "0"
+        lost = f"{len(row.lost)} ({', '.join(row.lost[:4])})" if row.lost else "0"
+        seconds = f"{row.seconds_per_item} | {delta}"
+        lines.append(f"| {row.config} | {row.passed} / {row.items} | {won} | {lost} | {seconds} |")
+    return "\n".join(lines)
+
+
+def chosen_rules(spec: str) -> list[str]:
+    names = [r.name for r in RULES if r.default] if spec == "all" else [s for s in spec.split(",") if s]
+    unknown = sorted(set(names) - {r.name for r in RULES})
+    if unknown:
+        raise SystemExit(f"unknown rule(s): {', '.join(unknown)} (python -m bench.crew --list-rules)")
+    return names
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    split = argv.index("--") if "--" in argv else len(argv)
+    parser = argparse.ArgumentParser(prog="python -m bench.ablation", description=__doc__.splitlines()[0])
+    parser.add_argument("--bench", choices=BENCHES, required=True)
+    parser.add_argument("--rules", default="all", help="all (every rule on by default) or NAME,NAME")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv[:split])
+    passed_on = argv[split + 1 :]
+    rules = chosen_rules(args.rules)
+    rows: list[Row] = []
+    base: dict[str, tuple[bool, float]] = {}
+    for rule in [None, *rules]:
+        folder = args.out / (rule or "baseline")
+        found = outcomes(args.bench, folder)
+        if found is None:
+            print(f"== {rule or BASELINE}", flush=True)
+            subprocess.run(command(args.bench, folder, rule, passed_on), check=False)
+            found = outcomes(args.bench, folder) or {}
+        base = base or found
+        rows.append(compare(rule or BASELINE, base, found))
+    text = f"# Ablation, {args.bench}, {datetime.date.today()}\n\n{table(rows)}\n"
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "README.md").write_text(text)
+    print(text)
+    print(json.dumps({"bench": "ablation", "of": args.bench, "rows": [asdict(r) for r in rows]}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
