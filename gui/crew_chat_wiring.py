@@ -109,6 +109,7 @@ class CrewChat:
         every few seconds while it runs) and its progress."""
         session = self.state.session
         owner, live, skip = request.session_hash or "", session.live, gr.skip()
+        session.seen(owner)
         nothing = (skip,) * (2 + len(EMPTY_SIDEBAR))
         if live is None or session.waiting_count(owner):
             return nothing  # nothing to watch, or this tab's waiting request shows its own chat

@@ -99,6 +99,12 @@ class LiveRun:
             return copy.deepcopy(self.view)
 
 
+PENDING_STOP_S = 120.0  # how long another page's Stop waits for the run's own page to be gone
+# A page ticks every few seconds (gui.crew_chat_wiring.WATCH_S); one not heard from for this long
+# is gone (reloaded or closed), even where the server has not seen its stream close.
+PAGE_GONE_S = 15.0
+
+
 class CrewSession:
     def __init__(
         self,
@@ -112,6 +118,10 @@ class CrewSession:
         self.workspace = workspace
         self.index = index
         self.cancel = threading.Event()
+        # A Stop from another page while the run's own page still looked open: a reloaded page's
+        # Stop can come before the server learns the old page closed; it is kept until then.
+        self._stop_asked_at: float | None = None
+        self._seen: dict[str, float] = {}  # each page's last tick, by its session
         self._queue = threading.Condition()
         self._waiting: list[Ticket] = []
         self._running: Ticket | None = None
@@ -148,9 +158,26 @@ class CrewSession:
         if owner is not None:
             self.withdraw(owner)
         live = self.live
-        detached = live is not None and live.detached and not live.done.is_set()
+        detached = live is not None and not live.done.is_set() and (live.detached or self._gone(live))
         if owner is None or owner == self.running_owner or detached:
             self.cancel.set()
+        elif live is not None and not live.done.is_set():
+            self._stop_asked_at = time.monotonic()
+
+    def seen(self, owner: str) -> None:
+        """A page ticked: it is open. A Stop another page sent while the run's own page looked open
+        takes effect once that page has gone quiet."""
+        self._seen[owner] = time.monotonic()
+        live, asked = self.live, self._stop_asked_at
+        recent = asked is not None and time.monotonic() - asked < PENDING_STOP_S
+        if live is not None and recent and not live.done.is_set() and self._gone(live):
+            self.cancel.set()
+
+    def _gone(self, live: LiveRun) -> bool:
+        """The run's page ticked before and has not for PAGE_GONE_S (a client that never ticks, such
+        as an API client, is never taken for gone)."""
+        last = self._seen.get(live.ticket.owner)
+        return last is not None and time.monotonic() - last > PAGE_GONE_S
 
     @contextlib.contextmanager
     def exclusive(self, owner: str = "") -> Iterator[bool]:
@@ -188,7 +215,7 @@ class CrewSession:
         if not (yield from self._wait_for_turn(view, ticket)):
             return
         live = LiveRun(view, ticket)
-        self.progress, self.live = Progress(), live
+        self.progress, self.live, self._stop_asked_at = Progress(), live, None
         try:
             if on_change is not None:  # first here, so the page knows where the run's chat starts
                 on_change(live.snapshot().messages)
@@ -202,6 +229,9 @@ class CrewSession:
             yield live.snapshot()
         except GeneratorExit:  # the page went away: the run goes on, and any tab may stop it now
             live.detached = True
+            asked = self._stop_asked_at
+            if asked is not None and time.monotonic() - asked < PENDING_STOP_S:
+                self.cancel.set()  # the Stop its reloaded page sent before we knew it had gone
             raise
 
     def _release(self, ticket: Ticket) -> None:

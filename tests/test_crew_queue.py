@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agents.events import AgentStarted, RunStarted
 from gui.crew_session import CrewSession, Progress, Ticket
 
@@ -117,10 +119,7 @@ class ReadyHost:
         return Ready()
 
 
-def test_a_run_outlives_its_page_and_then_any_tab_may_stop_it() -> None:
-    """A reload closes the page's stream; the run goes on, keeps saving its chat, and since its
-    page is gone the new page (another session) may stop it."""
-    session = CrewSession(ReadyHost(), lambda: None, lambda: Path("."), lambda: None)  # type: ignore[arg-type]
+def _run_until_started(session: CrewSession, saved: list[list[dict]]) -> Any:
     started = threading.Event()
 
     def crew(engine: object, request: str, bus: Any) -> None:
@@ -133,14 +132,19 @@ def test_a_run_outlives_its_page_and_then_any_tab_may_stop_it() -> None:
         bus.emit(Notice(level="info", message="Stopped by the user."))
 
     session._crew_thread = crew  # type: ignore[method-assign]
-    saved: list[list[dict]] = []
     stream = session.run("write add.py", owner="old page", on_change=saved.append)
     first = next(stream)
     assert first.messages[0]["content"] == "write add.py" and saved  # kept from the start
     assert started.wait(timeout=5)
-    session.stop("another tab")
-    time.sleep(0.3)
-    assert not session.cancel.is_set()  # its page is still there: only it may stop it
+    return stream
+
+
+def test_a_run_outlives_its_page_and_then_any_tab_may_stop_it() -> None:
+    """A reload closes the page's stream; the run goes on, keeps saving its chat, and since its
+    page is gone the new page (another session) may stop it."""
+    session = CrewSession(ReadyHost(), lambda: None, lambda: Path("."), lambda: None)  # type: ignore[arg-type]
+    saved: list[list[dict]] = []
+    stream = _run_until_started(session, saved)
     stream.close()  # the page reloads
     live = session.live
     assert live is not None and live.detached and not live.done.is_set() and session.busy
@@ -148,3 +152,48 @@ def test_a_run_outlives_its_page_and_then_any_tab_may_stop_it() -> None:
     session.stop("the reloaded page")
     assert live.done.wait(timeout=5) and not session.busy
     assert "Stopped by the user" in saved[-1][-1]["content"]  # the end reached the chat store
+
+
+def test_a_stop_that_comes_before_the_server_knows_the_page_reloaded_is_kept_until_it_does() -> None:
+    session = CrewSession(ReadyHost(), lambda: None, lambda: Path("."), lambda: None)  # type: ignore[arg-type]
+    saved: list[list[dict]] = []
+    stream = _run_until_started(session, saved)
+    session.stop("the reloaded page")  # its old page's stream has not closed yet
+    time.sleep(0.3)
+    live = session.live
+    assert live is not None and not session.cancel.is_set()  # another open tab's run is not its to end
+    stream.close()  # the server learns the old page is gone: the Stop it was sent now counts
+    assert live.done.wait(timeout=5) and not session.busy
+    assert "Stopped by the user" in saved[-1][-1]["content"]
+
+
+def test_a_page_that_stopped_ticking_is_gone_and_the_stop_it_was_sent_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gui.crew_session as crew_session
+
+    session = CrewSession(ReadyHost(), lambda: None, lambda: Path("."), lambda: None)  # type: ignore[arg-type]
+    saved: list[list[dict]] = []
+    session.seen("old page")  # the run's page ticked
+    stream = _run_until_started(session, saved)  # kept open: the server did not notice the reload
+    session.seen("the reloaded page")
+    session.stop("the reloaded page")
+    live = session.live
+    assert live is not None and not session.cancel.is_set()  # the old page ticked moments ago
+    monkeypatch.setattr(crew_session, "PAGE_GONE_S", 0.2)
+    time.sleep(0.3)
+    session.seen("the reloaded page")  # its next tick: the old page has gone quiet
+    assert live.done.wait(timeout=5) and "Stopped by the user" in saved[-1][-1]["content"]
+    stream.close()
+
+
+def test_a_client_that_never_ticks_is_not_taken_for_gone() -> None:
+    session = CrewSession(ReadyHost(), lambda: None, lambda: Path("."), lambda: None)  # type: ignore[arg-type]
+    stream = _run_until_started(session, [])  # an API client: it streams, it never ticks
+    session.seen("another tab")
+    session.stop("another tab")
+    session.seen("another tab")
+    time.sleep(0.3)
+    assert not session.cancel.is_set()
+    session.stop(None)
+    stream.close()
