@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import json
 import subprocess
 import sys
@@ -331,8 +332,10 @@ def record(request: SealedRequest, crew: Graded, single: Graded) -> dict[str, An
     }
 
 
+@functools.lru_cache(maxsize=1)
 def commit() -> dict[str, Any]:
-    """The commit the run measured, and whether the working tree differed from it."""
+    """The commit the run measured, and whether the working tree differed from it: read once, at
+    the start (a run of hours reported the commit made while it ran)."""
 
     def git(*args: str) -> str:
         try:
@@ -447,6 +450,7 @@ def run_set(
     rules: RuleSwitches | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Every request both ways, in order; results.json is rewritten after each."""
+    commit()  # the code this process runs, before anything is committed while it runs
     out.mkdir(parents=True, exist_ok=True)
     model = engine.model_path.name
     records: list[dict[str, Any]] = []
