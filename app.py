@@ -377,15 +377,23 @@ def _paired_host(coder: Path, settings: UserSettings) -> ModelHost | None:
     """The coder's host with a reviewer model beside it, both placed by one plan; None (and why, on
     the terminal) when the reviewer model cannot be used: then the coder's model reviews too."""
     from gui.model_panel_data import engine_settings as settings_for_engine
-    from models.pair_hosts import paired_host
+    from models.model_host import ModelHost
 
     try:
-        host, plan = paired_host(coder, resolve_model(settings.reviewer_model), settings_for_engine(settings))
-    except ValueError as exc:  # ModelNotFoundError, GGUFError
-        print(f"warning: reviewer model not used ({exc}); the coder's model reviews too", file=sys.stderr)
+        reviewer = resolve_model(settings.reviewer_model)
+    except ValueError as exc:  # ModelNotFoundError
+        _reviewer_not_used(exc)
         return None
-    print("Two models, one plan:\n  " + plan.text().replace("\n", "\n  "), flush=True)
+    coder_settings, reviewer_settings = _planned_pair(coder, reviewer, settings_for_engine(settings))
+    if reviewer_settings is None:
+        return None
+    host = ModelHost.for_path(str(coder), coder_settings)
+    host.reviewer = ModelHost.for_path(str(reviewer), reviewer_settings)
     return host
+
+
+def _reviewer_not_used(why: Exception) -> None:
+    print(f"warning: reviewer model not used ({why}); the coder's model reviews too", file=sys.stderr)
 
 
 def _report_load_result_when_done(host: object) -> None:
@@ -422,7 +430,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         settings = engine_settings(args)
         reviewer_settings = None
         if reviewer is not None:
-            settings, reviewer_settings = _ask_pair(path, reviewer, settings)
+            settings, reviewer_settings = _planned_pair(path, reviewer, settings)
         engine_factory = lambda: Engine(path, settings)  # noqa: E731
         if reviewer_settings is not None:
             reviewer_factory = lambda: Engine(reviewer, reviewer_settings)  # noqa: E731
@@ -455,17 +463,17 @@ def _ask_crew(args: argparse.Namespace) -> CrewSettings | None:
     return replace(crew, rounds=max(1, args.rounds)) if args.rounds is not None else crew
 
 
-def _ask_pair(
+def _planned_pair(
     coder: Path, reviewer: Path, settings: EngineSettings
 ) -> tuple[EngineSettings, EngineSettings | None]:
-    """The coder's and the reviewer's settings from one plan, as the IDE places them; the coder's
-    own settings and no reviewer (and why, on the terminal) when the reviewer file is not a model."""
+    """The coder's and the reviewer's settings from one plan (printed); the coder's own settings
+    and no reviewer (and why, on the terminal) when the reviewer file is not a model."""
     from models.pair_hosts import pair_settings
 
     try:
         coder_settings, reviewer_settings, plan = pair_settings(coder, reviewer, settings)
     except ValueError as exc:  # GGUFError
-        print(f"warning: reviewer model not used ({exc}); the coder's model reviews too", file=sys.stderr)
+        _reviewer_not_used(exc)
         return settings, None
     print("Two models, one plan:\n  " + plan.text().replace("\n", "\n  "), flush=True)
     return coder_settings, reviewer_settings

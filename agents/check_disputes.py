@@ -273,16 +273,21 @@ def without(checks: str, dropped: list[str]) -> str:
     return "\n".join(kept) if any(k.startswith("assert") for k in kept) else ""
 
 
+def write_beside(folder: Path, files: dict[str, str]) -> None:
+    """Write `files` into `folder`, never outside it (an absolute path or a `..` is skipped)."""
+    for name, text in files.items():
+        if Path(name).is_absolute() or ".." in Path(name).parts:
+            continue
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+
+
 def run_beside(program: str, limits: RunLimits, files: dict[str, str] | None = None) -> RunResult:
     """Run `program` in the sandbox in an empty folder holding only `files`: nothing it does
     reaches the workspace."""
     with tempfile.TemporaryDirectory(prefix="localcrew-value-") as folder:
-        for name, text in (files or {}).items():
-            if Path(name).is_absolute() or ".." in Path(name).parts:
-                continue  # only ever beside the program
-            target = Path(folder, name)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text)
+        write_beside(Path(folder), files or {})
         return run_command(
             Path(folder), [sys.executable, "-c", program], replace(limits, wall_s=min(limits.wall_s, 5.0))
         )

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.check_disputes import write_beside
 from agents.crew_tools import ToolContext, WriteFileTool
 from agents.project_texts import ProjectTexts
 from agents.tests_before import TestResults
@@ -96,12 +97,7 @@ def tests_on_copy(files: dict[str, str], limits: RunLimits) -> TestResults | Non
     if not files:
         return None
     with tempfile.TemporaryDirectory(prefix="localcrew-tests-") as folder:
-        for name, text in files.items():
-            target = Path(folder, name)
-            if Path(name).is_absolute() or ".." in Path(name).parts:
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text)
+        write_beside(Path(folder), files)
         result = run_pytest(Path(folder), ".", limits=limits, extra=("-rA",))
     if result.limit_hit is not None or result.exit_code not in (0, 1):
         return None

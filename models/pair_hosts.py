@@ -1,5 +1,6 @@
-"""A coder and a reviewer model loaded side by side, each with the layers and context the joint plan
-gave it (models.pair_plan), so the first to load cannot take the VRAM planned for the second."""
+"""Engine settings for a coder and a reviewer model loaded side by side, each with the layers and
+context the joint plan gave it (models.pair_plan), so the first to load cannot take the VRAM
+planned for the second."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from models.engine import EngineSettings
 from models.gguf_reader import GGUFInfo
 from models.gguf_split import read_model_gguf
 from models.memory import available_ram_bytes
-from models.model_host import ModelHost
 from models.offload_planner import PlanSettings
 from models.pair_plan import PairPlan, plan_pair
 from models.vram_probe import GpuState, probe_gpus
@@ -42,13 +42,3 @@ def pair_settings(
         for part in (plan.coder, plan.reviewer)
     ]
     return pinned[0], pinned[1], plan
-
-
-def paired_host(
-    coder: Path, reviewer: Path, settings: EngineSettings, gpus: GpuState | None = None
-) -> tuple[ModelHost, PairPlan]:
-    """A host for the coder whose `reviewer` host loads after it; both pinned to the joint plan."""
-    coder_settings, reviewer_settings, plan = pair_settings(coder, reviewer, settings, gpus)
-    host = ModelHost.for_path(str(coder), coder_settings)
-    host.reviewer = ModelHost.for_path(str(reviewer), reviewer_settings)
-    return host, plan
