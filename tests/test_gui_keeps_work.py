@@ -202,15 +202,20 @@ def test_a_run_shows_its_round_a_second_tab_withdraws_its_waiting_request_and_a_
     assert (workspace / "calc.py").exists()  # Clear chat touches no file
 
 
+def _story() -> str:
+    return " ".join(f"Chapter {n} begins." for n in range(2000))
+
+
 @pytest.fixture
 def writing_app(tmp_path: Path) -> Iterator[RunningApp]:
     """The app on a server whose model is still writing when Stop comes (a piece each half
-    second for minutes): the real model may finish first on a loaded machine, and then no Stop
-    can be seen to stop anything."""
+    second for an hour): the real model may finish first on a loaded machine, and then no Stop
+    can be seen to stop anything. The story never repeats itself: a looping reply is cut by the
+    repetition guard after 320 characters, and the run would end before a loaded test clicks."""
     (tmp_path / "workspace").mkdir()
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "settings.json").write_text(json.dumps({"rounds": 1}))
-    with StubServer("trickle", reply=lambda body: "Once upon a time " * 600) as stub:
+    with StubServer("trickle", reply=lambda body: _story()) as stub:
         backend = ("--backend", "openai", "--base-url", stub.url)
         with serve_app(*backend, tmp_path=tmp_path, fast_model=False) as running:
             running.workspace = tmp_path / "workspace"  # type: ignore[attr-defined]
