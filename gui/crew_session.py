@@ -103,6 +103,7 @@ PENDING_STOP_S = 120.0  # how long another page's Stop waits for the run's own p
 # A page ticks every few seconds (gui.crew_chat_wiring.WATCH_S); one not heard from for this long
 # is gone (reloaded or closed), even where the server has not seen its stream close.
 PAGE_GONE_S = 15.0
+MAX_PAGES_KEPT = 64  # page ticks remembered before quiet pages are forgotten
 
 
 class CrewSession:
@@ -167,8 +168,11 @@ class CrewSession:
     def seen(self, owner: str) -> None:
         """A page ticked: it is open. A Stop another page sent while the run's own page looked open
         takes effect once that page has gone quiet."""
-        self._seen[owner] = time.monotonic()
+        now = self._seen[owner] = time.monotonic()
         live, asked = self.live, self._stop_asked_at
+        if len(self._seen) > MAX_PAGES_KEPT:  # one entry per page load: forget long-quiet pages
+            keep = live.ticket.owner if live is not None else None
+            self._seen = {o: t for o, t in self._seen.items() if o == keep or now - t < PAGE_GONE_S}
         recent = asked is not None and time.monotonic() - asked < PENDING_STOP_S
         if live is not None and recent and not live.done.is_set() and self._gone(live):
             self.cancel.set()

@@ -197,3 +197,24 @@ def test_a_client_that_never_ticks_is_not_taken_for_gone() -> None:
     assert not session.cancel.is_set()
     session.stop(None)
     stream.close()
+
+
+def test_pages_that_went_quiet_are_forgotten_but_the_runs_own_page_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gui.crew_session as crew_session
+
+    session = CrewSession(ReadyHost(), lambda: None, lambda: Path("."), lambda: None)  # type: ignore[arg-type]
+    saved: list[list[dict]] = []
+    session.seen("old page")
+    stream = _run_until_started(session, saved)
+    monkeypatch.setattr(crew_session, "PAGE_GONE_S", 0.2)
+    for n in range(3 * crew_session.MAX_PAGES_KEPT):  # reload after reload, each a new session
+        session.seen(f"page {n}")
+    time.sleep(0.3)  # they all go quiet, the run's own page too
+    session.seen("the last page")
+    assert set(session._seen) == {"old page", "the last page"}
+    session.stop("the last page")  # the run's page is still known to have gone quiet: the Stop counts
+    assert session.live is not None and session.live.done.wait(timeout=5)
+    assert "Stopped by the user" in saved[-1][-1]["content"]
+    stream.close()
