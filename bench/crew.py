@@ -1,13 +1,14 @@
 """Acceptance benchmark: the crew the IDE runs against one coder call, graded by hidden tests.
 
     python -m bench.crew [--model ID] [--limit N] [--rounds 3] [--without RULE,...] [--list-rules]
-        [--json] [--out DIR]
+        [--json] [--out DIR] [--requests DIR]
     python -m bench.crew --merge DIR [DIR ...] --out DIR   # one summary of runs split across processes
 
-Each request is a folder of bench/crew_requests/: request.txt, an optional files/ (the workspace
-before the run) and hidden_test.py, a pytest file that no prompt ever shows. reference/ holds a
-correct solution; tests/test_crew_bench.py grades every hidden test against it, so a wrong hidden
-test cannot count against a model. For each request, each on a fresh copy of its workspace:
+Each request is a folder of bench/crew_requests/ (or of --requests DIR, e.g. bench/library_requests,
+with its own --out): request.txt, an optional files/ (the workspace before the run) and
+hidden_test.py, a pytest file that no prompt ever shows. reference/ holds a correct solution;
+tests/test_crew_bench.py grades every hidden test against it, so a wrong hidden test cannot count
+against a model. For each request, each on a fresh copy of its workspace:
 
 - crew: CrewRunner (agents/crew_runner.py), the crew of the IDE and `app.py ask`, --rounds rounds;
 - single: one coder call, no planner, reviewer or checks: the request, the workspace's files and
@@ -497,7 +498,15 @@ def main(argv: list[str] | None = None) -> int:
     add_rule_arguments(parser)
     add_profile_argument(parser)
     parser.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where transcripts and results go")
+    parser.add_argument(
+        "--requests", type=Path, default=REQUESTS_DIR, help="the set's folder (default: bench/crew_requests)"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        help="where transcripts and results go (default bench/results/crew: pass --out with --requests)",
+    )
     parser.add_argument("--merge", type=Path, nargs="+", help="summarize these runs' results.json as one run")
     profile = profile_defaults(parser, argv)
     args = parser.parse_args(argv)
@@ -509,8 +518,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.merge:
         return merge(args.merge, args.out, as_json=args.json)
 
-    requests = only(load_requests(), args.only)
-    requests = requests[: args.limit]
+    requests = only(load_requests(args.requests), args.only)[: args.limit]
+    if not requests:
+        raise SystemExit(f"no requests to run in {args.requests}")
     args.out.mkdir(parents=True, exist_ok=True)
     engine = Engine(resolve_model(args.model), EngineSettings(n_ctx=N_CTX))
     engine.load()

@@ -25,10 +25,12 @@ from agents.roles import checks_task, coder_task, files_named_in, planner_task
 from bench.crew import (
     EXAMPLE_WORDS,
     KINDS,
+    REQUESTS_DIR,
     AcceptanceRequest,
     echoes_examples,
     load_requests,
     lost_in,
+    main,
     merge,
     prepare_workspace,
     record,
@@ -43,6 +45,23 @@ from tests.scripted_engine import ScriptedEngine, by_agent
 ROOT = Path(__file__).resolve().parent.parent
 REQUESTS = load_requests()
 BY_NAME = {r.name: r for r in REQUESTS}
+# The library set (bench/library_requests/README.md): requests that need a standard-library API.
+LIBRARY_DIR = ROOT / "bench" / "library_requests"
+LIBRARY = load_requests(LIBRARY_DIR)
+LIBRARY_MODULES = [
+    "csv",
+    "datetime",
+    "argparse",
+    "pathlib",
+    "re",
+    "json",
+    "collections",
+    "itertools",
+    "statistics",
+    "sqlite3",
+]
+GRADED = REQUESTS + LIBRARY
+GRADED_IDS = [r.name for r in REQUESTS] + [f"library-{r.name}" for r in LIBRARY]
 FENCE = "```"
 
 
@@ -98,6 +117,29 @@ def test_edits_change_files_that_hold_definitions_which_must_survive() -> None:
         assert max(len(definitions(s) or []) for s in sources) >= 3, r.name
 
 
+def test_the_library_set_has_one_request_per_module_each_naming_it() -> None:
+    assert [r.name.split("_")[2] for r in LIBRARY] == LIBRARY_MODULES
+    assert {r.kind for r in LIBRARY} == {"new", "edit"}
+    assert not {r.name for r in LIBRARY} & set(BY_NAME)  # graded() keys the results by name
+    for r in LIBRARY:
+        module = r.name.split("_")[2]
+        assert r.hidden_test.is_file() and r.reference.is_dir(), r.name
+        assert files_named_in(r.text), f"{r.name}: the request names no file"
+        assert re.search(rf"\b{module}\b", r.text), f"{r.name}: the request does not name {module}"
+        if r.kind == "edit":
+            sources = [p.read_text() for p in r.files.glob("*.py")]
+            assert sources and max(len(definitions(s) or []) for s in sources) >= 3, r.name
+
+
+def test_requests_picks_the_set_to_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    asked: list[Path] = []
+    monkeypatch.setattr("bench.crew.load_requests", lambda root: asked.append(root) or [])
+    for argv in (["--requests", str(LIBRARY_DIR)], []):  # no request to run: it stops before a model
+        with pytest.raises(SystemExit, match="no requests to run"):
+            main([*argv, "--out", str(tmp_path)])
+    assert asked == [LIBRARY_DIR, REQUESTS_DIR]
+
+
 def test_data_requests_have_a_data_file_in_the_workspace() -> None:
     for r in (r for r in REQUESTS if r.kind == "data"):
         assert [p for p in r.files.iterdir() if p.suffix != ".py"], r.name
@@ -112,14 +154,14 @@ def _solved(request: AcceptanceRequest, folder: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def graded() -> dict[str, dict[str, tuple[bool, str]]]:
     """Every hidden test against its reference and against the untouched workspace, in one process."""
-    argv = [sys.executable, "-m", "tests.crew_references", *(str(r.folder) for r in REQUESTS)]
+    argv = [sys.executable, "-m", "tests.crew_references", *(str(r.folder) for r in GRADED)]
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     done = subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.splitlines()[-1])
 
 
-@pytest.mark.parametrize("request_", REQUESTS, ids=[r.name for r in REQUESTS])
+@pytest.mark.parametrize("request_", GRADED, ids=GRADED_IDS)
 def test_the_hidden_test_passes_the_reference_and_fails_the_untouched_workspace(
     request_: AcceptanceRequest, graded: dict[str, dict[str, tuple[bool, str]]], tmp_path: Path
 ) -> None:
