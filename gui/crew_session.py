@@ -354,6 +354,12 @@ class CrewSession:
                 cancel=self.cancel,
                 reviewer_engine=getattr(self.host, "reviewer_engine", None),  # None: the coder reviews
             )
-            runner.run(ticket.request, fresh=fresh)
+            summary = runner.run(ticket.request, fresh=fresh)
+            if summary.run_id and summary.files_changed:
+                from tools.staged_changes import stage_run
+
+                held = stage_run(self.workspace(), summary.run_id, ticket.request, settings.review)
+                if held:
+                    bus.emit(Notice(level="info", message=held))
         except Exception as exc:  # noqa: BLE001 - the page must stay up and say what happened
             bus.emit(Notice(level="error", message=f"The run could not start: {type(exc).__name__}: {exc}"))

@@ -147,8 +147,9 @@ def build_code_tab(state: IdeState) -> CodeTab:
             editor = _editor_tab()
         with gr.Tab("Last run", id="diff-tab"):
             last_run = _last_run_tab(state)
-        with gr.Tab("Review", id="review-tab"):
+        with gr.Tab("Review", id="review-tab") as review_tab:
             review = build_review_tab(state)
+        review.tab = review_tab
     return CodeTab(explorer, refresh, chat, editor, last_run, hits, tabs, review)
 
 

@@ -1,7 +1,7 @@
 """The Review tab (issue 40 item 3, review before write): a run's staged changes, file by file, as
 a diff with Accept / Reject, and per hunk. Nothing is written until accepted; an accepted file is
-one undoable run (tools/staged_changes.py does the work). The crew runner does not stage its
-changes yet: until it does, this tab lists what tools.staged_changes.StagedChanges.stage() kept."""
+one undoable run (tools/staged_changes.py does the work). The IDE holds a run's change here when
+the Review-before-write setting asks for it (gui/crew_session.py, after the run's checks)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ class ReviewTab:
     accept: Any
     reject: Any
     message: Any
+    tab: Any = None  # the tab itself: opening it re-reads what waits (a run may have held a change)
 
 
 def build_review_tab(state: IdeState) -> ReviewTab:
@@ -119,6 +120,8 @@ def wire_review_tab(page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refre
 
     choose = [tab.choice, tab.diff, tab.hunks]
     page.load(refreshed, None, choose, api_visibility="private")
+    if tab.tab is not None:
+        tab.tab.select(refreshed, None, choose, api_visibility="private")
     tab.choice.input(lambda key: show_file(state.workspace, key), tab.choice, [tab.diff, tab.hunks])
     accepted = tab.accept.click(accept, [tab.choice, tab.hunks], tab.message, api_name="review_accept")
     then_refresh(accepted.then(refreshed, None, choose, api_visibility="private"))

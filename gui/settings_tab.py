@@ -24,6 +24,7 @@ class SettingsTab:
     temperature: Any
     seed: Any
     web_docs: Any
+    review: Any
     save: Any
     message: Any
 
@@ -41,16 +42,35 @@ def build_settings_tab(state: IdeState) -> SettingsTab:
         "and shown in the sidebar.",
         elem_id="web-docs",
     )
+    review = gr.Radio(
+        [
+            ("When a run changes more than one existing file", "auto"),
+            ("Always", "always"),
+            ("Never: write at once (Undo takes a run back)", "never"),
+        ],
+        value=state.settings.review,
+        label="Review before write",
+        info="A held run's change waits in the Review tab, file by file and hunk by hunk;"
+        " nothing reaches the project until you accept it.",
+        elem_id="review-mode",
+    )
     save = gr.Button("Save settings", elem_id="save-settings")
     message = gr.Markdown("", elem_id="settings-message")
-    return SettingsTab(workspace_box, rounds, temperature, seed, web_docs, save, message)
+    return SettingsTab(workspace_box, rounds, temperature, seed, web_docs, review, save, message)
 
 
 def save_user_settings(
-    state: IdeState, folder: str, n_rounds: float, temp: float, seed_value: float, web_docs: bool = False
+    state: IdeState,
+    folder: str,
+    n_rounds: float,
+    temp: float,
+    seed_value: float,
+    web_docs: bool = False,
+    review: str | None = None,
 ) -> str:
     state.settings.rounds, state.settings.temperature = int(n_rounds), float(temp)
     state.settings.seed, state.settings.web_docs = int(seed_value or 0), bool(web_docs)
+    state.settings.review = review or state.settings.review
     message = ""
     if folder.strip() and folder.strip() != str(state.workspace):
         message = state.change_workspace(folder.strip()) + " "
@@ -61,13 +81,20 @@ def save_user_settings(
 def wire_settings_tab(
     state: IdeState, tab: SettingsTab, code: CodeTab, disk: DiskRefresh, chat: CrewChat
 ) -> None:
-    def save(folder: str, n_rounds: float, temp: float, seed_value: float, web_docs: bool) -> str:
-        return save_user_settings(state, folder, n_rounds, temp, seed_value, web_docs)
+    def save(
+        folder: str,
+        n_rounds: float,
+        temp: float,
+        seed_value: float,
+        web_docs: bool,
+        review: str | None = None,
+    ) -> str:
+        return save_user_settings(state, folder, n_rounds, temp, seed_value, web_docs, review)
 
     # Another workspace: its files, its last run and its own conversation.
     tab.save.click(
         save,
-        [tab.workspace_box, tab.rounds, tab.temperature, tab.seed, tab.web_docs],
+        [tab.workspace_box, tab.rounds, tab.temperature, tab.seed, tab.web_docs, tab.review],
         tab.message,
         api_name="save_settings",
     ).then(disk.files_and_diff, None, [code.explorer, code.last_run.diff], api_visibility="private").then(

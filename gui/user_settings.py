@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from models.context_size import AUTO_N_CTX
 from models.offload_planner import KV_TYPES
 from tools.atomic_files import atomic_write
+from tools.staged_changes import REVIEW_MODES
 
 if TYPE_CHECKING:
     from tools.web_docs import WebDocs
@@ -34,6 +35,9 @@ class UserSettings:
     # Documentation from allow-listed hosts (tools/web_docs.SOURCES) when the offline lookup has
     # nothing; off: nothing leaves the machine.
     web_docs: bool = False
+    # Review before write (tools/staged_changes.REVIEW_MODES): a run's change waits in the Review
+    # tab; "auto" holds runs that change more than one existing file.
+    review: str = "auto"
 
     def validated(self) -> UserSettings:
         """Clamp values a hand-edited file could get wrong, so a bad file never stops the app."""
@@ -46,6 +50,7 @@ class UserSettings:
         self.temperature = min(max(float(self.temperature), 0.0), 2.0)
         self.seed = int(self.seed)
         self.web_docs = self.web_docs is True
+        self.review = self.review if self.review in REVIEW_MODES else "auto"
         return self
 
 

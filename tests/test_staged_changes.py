@@ -102,3 +102,63 @@ def test_auto_review_is_for_changes_to_more_than_one_existing_file() -> None:
     two_edits = [*one_edit, StagedFile("b.py", "b\n", "c\n")]
     assert not needs_review("auto", one_edit) and needs_review("auto", two_edits)
     assert needs_review("always", one_edit) and not needs_review("never", two_edits)
+
+
+def _a_run(ws: Path, writes: dict[str, str], label: str = "edit a and b") -> str:
+    """A run as the crew records one: its writes journaled in place."""
+    from tools.workspace_files import WorkspaceFiles
+
+    snaps = RunSnapshots(ws)
+    run_id = snaps.begin_run(label)
+    files = WorkspaceFiles(ws, before_write=snaps.record_write)
+    for rel, text in writes.items():
+        files.write_text(rel, text)
+    snaps.end_run(run_id)
+    return run_id
+
+
+def test_a_run_over_two_existing_files_is_held_for_review_and_the_project_is_as_it_was(ws: Path) -> None:
+    from tools.staged_changes import stage_run
+
+    before = files_now(ws)
+    run_id = _a_run(ws, {"a.txt": PROPOSED, "b.py": "b = 2\n", "sub/new.py": "n = 1\n"})
+    said = stage_run(ws, run_id, "edit a and b", "auto")
+    assert said is not None and "Review" in said and "b.py" in said
+    assert files_now(ws) == before and not (ws / "sub").exists()  # the made file and folder went too
+    [(stage_id, _label, files)] = StagedChanges(ws).pending()
+    assert {f.rel: (f.base, f.proposed) for f in files} == {
+        "a.txt": (BASE, PROPOSED),
+        "b.py": ("b = 1\n", "b = 2\n"),
+        "sub/new.py": (None, "n = 1\n"),
+    }
+    StagedChanges(ws).accept(stage_id, "a.txt", [0])  # one hunk of one file lands, nothing else
+    StagedChanges(ws).accept(stage_id, "sub/new.py")
+    assert (ws / "a.txt").read_text() == BASE.replace("line 2\n", "line two\n")
+    assert (ws / "b.py").read_text() == "b = 1\n" and (ws / "sub" / "new.py").read_text() == "n = 1\n"
+
+
+def test_one_edited_file_stays_on_disk_under_auto_and_nothing_is_held_under_never(ws: Path) -> None:
+    from tools.staged_changes import stage_run
+
+    run_id = _a_run(ws, {"a.txt": PROPOSED, "new.py": "n = 1\n"})
+    assert stage_run(ws, run_id, "edit a", "auto") is None  # one existing file: undo is enough
+    assert (ws / "a.txt").read_text() == PROPOSED and StagedChanges(ws).pending() == []
+    run_id = _a_run(ws, {"a.txt": BASE, "b.py": "b = 3\n"})
+    assert stage_run(ws, run_id, "edit both", "never") is None
+    assert (ws / "b.py").read_text() == "b = 3\n"
+    run_id = _a_run(ws, {"a.txt": PROPOSED})
+    assert stage_run(ws, run_id, "edit a again", "always") is not None
+    assert (ws / "a.txt").read_text() == BASE
+
+
+def test_a_run_whose_change_is_not_all_text_stays_on_disk(ws: Path) -> None:
+    from tools.staged_changes import stage_run
+
+    snaps = RunSnapshots(ws)
+    run_id = snaps.begin_run("a link and an edit")
+    (ws / "a.txt").write_text(PROPOSED)
+    (ws / "b.py").write_text("b = 9\n")
+    (ws / "link").symlink_to("a.txt")
+    snaps.end_run(run_id)
+    assert stage_run(ws, run_id, "a link and an edit", "always") is None
+    assert (ws / "a.txt").read_text() == PROPOSED and (ws / "link").is_symlink()

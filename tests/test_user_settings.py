@@ -61,3 +61,11 @@ def test_the_web_lookup_is_off_unless_switched_on_plainly(tmp_path: Path) -> Non
     path.write_text('{"web_docs": true}')
     on = web_docs_for(load_settings(path)[0])
     assert on is not None and "docs.python.org" in on.hosts
+
+
+def test_review_before_write_is_auto_and_a_bad_value_falls_back_to_it(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{"review": "sometimes"}')
+    assert load_settings(path)[0].review == "auto" == UserSettings().review
+    path.write_text('{"review": "never"}')
+    assert load_settings(path)[0].review == "never"

@@ -436,6 +436,37 @@ class RunSnapshots:
             parts.append(unified_diff(rel, old, new))
         return info, "".join(parts)
 
+    def changed_texts(self, run_id: str) -> list[tuple[str, str | None, str | None]] | None:
+        """(path, text before, text after; None: no such file) of every path a finished run
+        changed, for staging it; None when one of them is not plain UTF-8 text (a link, a folder,
+        a binary or skipped file), which only the run's own undo can take back exactly."""
+        info = self._info(run_id) if _is_run_id(run_id) else None
+        if info is None or not info.is_finished or info.undone:
+            return None
+        run_dir = self.store / "runs" / info.id
+        try:
+            before = _Tree.from_json(json.loads((run_dir / "manifest.json").read_text("utf-8")))
+            after = _Tree.from_json(json.loads((run_dir / "after.json").read_text("utf-8")))
+        except (OSError, ValueError, KeyError):
+            return None
+        changes: list[tuple[str, str | None, str | None]] = []
+        for rel in info.changed or []:
+            if not any(rel in tree.files for tree in (before, after)) and any(
+                rel in tree.dirs for tree in (before, after)
+            ):
+                continue  # a folder: writing its files makes it, undo removes it
+            texts = [
+                self._object_text(tree.files[rel][0]) if rel in tree.files else None
+                for tree in (before, after)
+            ]
+            for tree, text in zip((before, after), texts, strict=True):
+                other = rel in tree.links or rel in tree.dirs or rel in tree.skipped
+                if other or (rel in tree.files and text is None):
+                    return None
+            if texts != [None, None]:
+                changes.append((rel, texts[0], texts[1]))
+        return changes
+
     def reject_file(self, rel: str, *, confirm_delete: bool | None = None) -> str:
         """Put back one file the last run wrote as it was before the run (remove it if the run made
         it); the run's other files and the user's work stay. Returns what was done. A file changed

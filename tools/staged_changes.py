@@ -26,7 +26,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 from tools.atomic_files import FileLock, atomic_write
-from tools.run_snapshot import RunSnapshots
+from tools.run_snapshot import RunSnapshots, SnapshotError
 from tools.text_merge import merge3
 from tools.workspace_files import WorkspaceError, WorkspaceFiles, unified_diff
 
@@ -214,3 +214,30 @@ class StagedChanges:
             snaps.end_run(run_id)
         part = "" if all_hunks else f" ({len(chosen)} of {len(staged.hunks())} hunks)"
         return f"{staged.rel}: written{part}"
+
+
+def stage_run(workspace: Path | str, run_id: str, label: str, mode: str) -> str | None:
+    """Review before write, for a run that wrote in place (its checks run on the files): when
+    `mode` asks for review of what it changed, its change is staged and the run undone, so the
+    project is as it was until the user accepts. Returns what was done for the chat, or None
+    when the run's change stays on disk as it is (no review asked, or nothing to stage)."""
+    snaps = RunSnapshots(workspace)
+    try:
+        changes = snaps.changed_texts(run_id)
+    except OSError:
+        changes = None
+    files = [StagedFile(rel, old, new) for rel, old, new in changes or []]
+    if changes is None or not needs_review(mode, files):
+        return None
+    staging = StagedChanges(workspace)
+    stage_id = staging.stage(label, files)
+    try:
+        snaps.undo(run_id)  # deletes only what the run made: its new files and their folders
+    except (SnapshotError, OSError) as exc:
+        shutil.rmtree(staging.root / stage_id, ignore_errors=True)
+        return f"Not held for review ({exc}): the change is on disk; Last run → Undo takes it out."
+    names = ", ".join(f"`{f.rel}`" for f in files)
+    return (
+        f"Held for review: the change to {names} is not in your project yet."
+        " Open the **Review** tab to accept or reject it, file by file or hunk by hunk."
+    )

@@ -1,0 +1,91 @@
+"""Review before write in the real page (issue 40 item 3): a run that changes two existing files
+is held, the project stays as it was, and only the hunks the user accepts in the Review tab land.
+The model is a stub server scripted by agent: the coder edits both files, the reviewer asserts."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.app_process import RunningApp, serve_app
+from tests.scripted_engine import agent_of
+from tests.stub_openai_server import StubServer
+from tests.test_gui_keeps_work import _page, browser  # noqa: F401 - the module's browser fixture
+
+FUNCS = [f"def f{n}(x):\n    return x + {n}\n\n\n" for n in range(1, 9)]
+CALC = "".join(FUNCS)
+# Two changes far apart in calc.py (two hunks), one in util.py.
+CALC_NEW = CALC.replace("return x + 1\n", "return x + 100\n").replace("return x + 8\n", "return x + 800\n")
+UTIL = "def double(x):\n    return 2 * x\n"
+UTIL_NEW = "def double(x):\n    return x * 2\n"
+REQUEST = "In calc.py make f1 add 100 and f8 add 800, and in util.py write double as x * 2."
+
+
+def _reply(body: dict[str, Any]) -> str:
+    if agent_of(body["messages"]) == "reviewer":
+        return "```python\nassert f1(0) == 100\nassert f8(0) == 800\n```\n"
+    return f"```python\n# calc.py\n{CALC_NEW}```\n\n```python\n# util.py\n{UTIL_NEW}```\n"
+
+
+@pytest.fixture
+def held_app(tmp_path: Path) -> Iterator[RunningApp]:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "calc.py").write_text(CALC)
+    (workspace / "util.py").write_text(UTIL)
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.json").write_text(json.dumps({"rounds": 1}))  # review: auto
+    with StubServer("ok", reply=_reply) as stub:
+        backend = ("--backend", "openai", "--base-url", stub.url, "--model", "stub-coder-0.5b")
+        with serve_app(*backend, tmp_path=tmp_path, fast_model=False) as running:
+            running.workspace = workspace  # type: ignore[attr-defined]
+            yield running
+
+
+def test_a_run_over_two_files_is_held_and_only_the_accepted_hunks_land(
+    held_app: RunningApp,
+    browser: Any,  # noqa: F811 - the fixture imported above
+) -> None:
+    workspace: Path = held_app.workspace  # type: ignore[attr-defined]
+    page = _page(browser, held_app)
+    page.fill("#request textarea", REQUEST)
+    page.click("#send")
+    page.wait_for_function(
+        "document.querySelector('#chat').innerText.includes('Held for review')", timeout=300_000
+    )
+    assert (workspace / "calc.py").read_text() == CALC  # nothing reached the project
+    assert (workspace / "util.py").read_text() == UTIL
+
+    page.get_by_role("tab", name="Review").click()
+    page.wait_for_function(
+        "document.querySelector('#review-diff').innerText.includes('calc.py')", timeout=60_000
+    )
+    page.click("#review-file input")
+    page.get_by_role("option", name="calc.py", exact=False).first.click()
+    page.wait_for_function(
+        "document.querySelectorAll('#review-hunks input[type=checkbox]').length === 2", timeout=60_000
+    )
+    page.locator("#review-hunks label", has_text="hunk 2").click()  # untick f8's change
+    page.click("#review-accept")
+    page.wait_for_function(
+        "document.querySelector('#review-message').innerText.includes('Accepted')", timeout=60_000
+    )
+    assert (workspace / "calc.py").read_text() == CALC.replace("return x + 1\n", "return x + 100\n")
+
+    page.click("#review-file input")
+    page.get_by_role("option", name="util.py", exact=False).first.click()
+    page.wait_for_function(
+        "document.querySelector('#review-diff').innerText.includes('util.py')", timeout=60_000
+    )
+    page.click("#review-reject")
+    page.wait_for_function(
+        "document.querySelector('#review-message').innerText.includes('Rejected')", timeout=60_000
+    )
+    assert (workspace / "util.py").read_text() == UTIL  # rejected: untouched
+    page.wait_for_function(  # the refresh after a Reject: nothing waits any more
+        "document.querySelector('#review-diff').innerText.includes('No staged change')", timeout=60_000
+    )
