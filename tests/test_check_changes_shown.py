@@ -66,9 +66,6 @@ def test_changes_requested_after_a_failed_check_names_the_check_not_nothing() ->
                  stdout_tail="", stderr_tail="NameError")
     )  # fmt: skip
     view.apply(ReviewVerdict(round=1, approved=False, fixes=[]))
-    assert (
-        view.messages[-1]["content"]
-        == "**Round 1:** not done yet:\n- a check failed: its output is above"
-    )
+    assert view.messages[-1]["content"] == "**Round 1:** not done yet:\n- a check failed: its output is above"
     view.apply(ReviewVerdict(round=2, approved=False, fixes=[]))  # no check failed this round
     assert view.messages[-1]["content"].endswith("- (no fix named)")

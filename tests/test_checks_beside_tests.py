@@ -7,8 +7,7 @@ from pathlib import Path
 from tests.crew_script import checks, crew, files
 
 STATS = (
-    "def mean(xs):\n    return sum(xs) / len(xs)\n\n\n"
-    "def median(xs):\n    return sorted(xs)[len(xs) // 2]\n"
+    "def mean(xs):\n    return sum(xs) / len(xs)\n\n\ndef median(xs):\n    return sorted(xs)[len(xs) // 2]\n"
 )
 TESTS = "from stats import mean\n\n\ndef test_mean():\n    assert mean([1, 2, 3]) == 2\n"
 # The coder's answer: mean() reworded, median() untouched, so the project's tests still pass.

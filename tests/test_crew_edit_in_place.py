@@ -9,7 +9,7 @@ from agents.crew_runner import CrewRunner, CrewSettings
 from agents.events import EventBus
 from models.engine import Engine
 
-STRINGS = '''def shout(text):
+STRINGS = """def shout(text):
     return text.upper() + "!"
 
 
@@ -27,7 +27,7 @@ def count_vowels(text):
 
 def reverse_words(text):
     return " ".join(reversed(text.split()))
-'''
+"""
 UNTOUCHED = ["whisper", "initials", "count_vowels", "reverse_words"]
 
 

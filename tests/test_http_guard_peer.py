@@ -25,6 +25,7 @@ async def _wrong_password(scope: dict[str, Any], receive: Any, send: Any) -> Non
 
 def _server_stack() -> Any:
     import uvicorn.middleware.proxy_headers as proxy_headers  # installed with gradio: no reason to skip
+
     guard = HttpGuard(_wrong_password, TOKEN, 7860, LoginBackoff(base_s=BASE_S, cap_s=30 * BASE_S))
     return proxy_headers.ProxyHeadersMiddleware(guard, trusted_hosts="127.0.0.1")
 

@@ -134,4 +134,3 @@ def retrieve_context(
         log.exception("code retrieval failed")
         return RetrievedContext(request=request, token_budget=token_budget, error=str(exc))
     return build_context(request, hits, token_budget)
-
