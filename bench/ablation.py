@@ -9,7 +9,9 @@ and its own folder, then compares item by item.
 (`--mode crew` is added for humaneval). A configuration whose folder already has results is read,
 not run again, so a stopped ablation goes on where it stopped. Per rule: items passed, won and lost
 against the baseline (an item that passes only without the rule is won by switching it off), and
-seconds per item. Writes DIR/README.md and ends with one JSON line.
+seconds per item. Writes DIR/README.md and ends with one JSON line. `--cache`: the
+configurations share the model's replies (bench.replay cache), so a switch that changes few
+prompts costs few decodes.
 """
 
 from __future__ import annotations
@@ -64,8 +66,13 @@ def compare(config: str, base: dict[str, tuple[bool, float]], runs: dict[str, tu
     return Row(config, sum(runs[i][0] for i in items), len(items), won, lost, round(seconds, 1))
 
 
-def command(bench: str, out: Path, rule: str | None, passed_on: list[str]) -> list[str]:
-    argv = [sys.executable, "-m", f"bench.{bench}", *passed_on, "--out", str(out), "--json"]
+def command(
+    bench: str, out: Path, rule: str | None, passed_on: list[str], cache: Path | None = None
+) -> list[str]:
+    """`cache`: the configurations share one bench.replay cache of model calls, so each decodes
+    only the calls its switch changes (and its seconds are no longer the model's)."""
+    cached = ["-m", "bench.replay", "cache", str(cache), "--"] if cache else []
+    argv = [sys.executable, *cached, "-m", f"bench.{bench}", *passed_on, "--out", str(out), "--json"]
     if bench == "humaneval" and "--mode" not in passed_on:
         argv += ["--mode", "crew"]
     return argv + (["--without", rule] if rule else [])
@@ -101,6 +108,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bench", choices=BENCHES, required=True)
     parser.add_argument("--rules", default="all", help="all (every rule on by default) or NAME,NAME")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--cache",
+        action="store_true",
+        help="share the model's replies between configurations (OUT/calls.jsonl): each decodes only"
+        " the calls its switch changes; pass counts hold at temperature 0, seconds do not",
+    )
     args = parser.parse_args(argv[:split])
     passed_on = argv[split + 1 :]
     rules = chosen_rules(args.rules)
@@ -111,11 +124,14 @@ def main(argv: list[str] | None = None) -> int:
         found = outcomes(args.bench, folder)
         if found is None:
             print(f"== {rule or BASELINE}", flush=True)
-            subprocess.run(command(args.bench, folder, rule, passed_on), check=False)
+            cache = args.out / "calls.jsonl" if args.cache else None
+            subprocess.run(command(args.bench, folder, rule, passed_on, cache), check=False)
             found = outcomes(args.bench, folder) or {}
         base = base or found
         rows.append(compare(rule or BASELINE, base, found))
     text = f"# Ablation, {args.bench}, {datetime.date.today()}\n\n{table(rows)}\n"
+    if args.cache:
+        text += "\nModel calls shared through bench.replay's cache: seconds count only the calls decoded.\n"
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "README.md").write_text(text)
     print(text)

@@ -55,3 +55,10 @@ def test_each_configuration_runs_the_benchmark_with_one_rule_off(tmp_path: Path)
     with pytest.raises(SystemExit, match="unknown rule"):
         chosen_rules("keep_best,no_such_rule")
     assert "keep_best" in chosen_rules("all") and "plan_retries" not in chosen_rules("all")  # off by default
+
+
+def test_with_the_cache_each_configuration_runs_under_bench_replay_sharing_one_file(tmp_path: Path) -> None:
+    calls = tmp_path / "calls.jsonl"
+    argv = command("crew", tmp_path / "keep_best", "keep_best", ["--limit", "3"], calls)
+    assert argv[1:7] == ["-m", "bench.replay", "cache", str(calls), "--", "-m"]
+    assert argv[7] == "bench.crew" and argv[-2:] == ["--without", "keep_best"]

@@ -36,3 +36,30 @@ def test_a_recorded_call_replays_without_the_model_and_a_new_prompt_diverges(
         engine.stream_chat([{"role": "user", "content": "Say goodbye."}], GEN)
     assert (replaying.answered, replaying.misses) == (1, 1)
     assert "Say goodbye." in Path(f"{calls}.misses").read_text()
+
+
+def test_the_cache_answers_what_it_knows_and_decodes_and_keeps_what_it_does_not(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = Engine.stream_chat
+    decoded: list[object] = []
+
+    def counting(self: Engine, messages: object, *args: object, **kwargs: object) -> object:
+        decoded.append(messages)
+        return model(self, messages, *args, **kwargs)
+
+    calls = tmp_path / "calls.jsonl"
+    monkeypatch.setattr(Engine, "stream_chat", counting)
+    _patch("cache", Recording(calls))  # no file yet: every call is decoded and kept
+    said = "".join(engine.stream_chat(ASK, GEN))
+    assert said and len(decoded) == 1 and len(calls.read_text().splitlines()) == 1
+
+    monkeypatch.setattr(Engine, "stream_chat", counting)  # the next configuration's process
+    cache = Recording(calls)
+    cache.load()
+    _patch("cache", cache)
+    assert "".join(engine.stream_chat(ASK, GEN)) == said and len(decoded) == 1  # known: not decoded
+    assert "".join(engine.stream_chat([{"role": "user", "content": "Say goodbye."}], GEN))
+    assert len(decoded) == 2 and (cache.answered, cache.misses) == (1, 1)
+    assert len(calls.read_text().splitlines()) == 2  # kept for the configuration after
+    assert not Path(f"{calls}.misses").exists()  # a cache's new call is no divergence
