@@ -72,3 +72,12 @@ def test_the_answers_own_docstring_or_a_request_about_docstrings_wins() -> None:
     assert restore_module_docstring(TODO, bare, "Remove the module docstring") == bare
     assert restore_module_docstring("x = 1\n", bare) == bare  # nothing to put back
     assert restore_module_docstring(TODO, "def (:\n") == "def (:\n"  # not Python: left to the checks
+
+
+def test_a_file_keeps_its_own_ending_unless_the_request_is_about_layout() -> None:
+    old = "import json\n\n\ndef save(path, items):\n    json.dump(items, open(path, 'w'))\n"
+    assert keep_untouched(old, old + "\n") == old  # one byte more: the blank line before the next block
+    assert keep_untouched(old, old.rstrip("\n")) == old
+    no_end = old.rstrip("\n")
+    assert keep_untouched(no_end, old) == no_end  # a file without a final newline stays without
+    assert keep_untouched(old, old + "\n\n", "Remove the blank lines at the end") == old + "\n\n"
