@@ -43,15 +43,22 @@ def test_file(test_id: str) -> str:
 
 
 def about(test_id: str, facts: RequestFacts) -> bool:
-    """The request is about this test: it names the test's file or the module it tests, or it
-    speaks of the tests without naming any file ("make the failing tests pass")."""
+    """The request is about this test: it names the test's file or the test; it names a function
+    the test is named after (`cheapest()` and test_cheapest_of_nothing_is_none); or it speaks of
+    the tests and names the module they test, or no file ("make the failing tests pass"). Naming
+    the module alone is not enough: "add remove() to inventory.py" is not about a failing test of
+    cheapest() there (tried in the IDE: every round was spent on that test)."""
     path = test_file(test_id)
-    if facts.names_file(path):
+    name = test_id.rsplit("::", 1)[-1].split("[", 1)[0]
+    if facts.names_file(path) or (name != path and re.search(rf"\b{re.escape(name)}\b", facts.text)):
         return True
+    words = set(name.lower().removeprefix("test_").split("_"))
+    if any(call.lower() in words or f"_{call.lower()}_" in f"_{name.lower()}_" for call in facts.calls):
+        return True
+    if not facts.about_tests:
+        return False
     tested = Path(path).stem.removeprefix("test_").removesuffix("_test")
-    if any(Path(f).stem == tested for f in facts.files):
-        return True
-    return not facts.files and facts.about_tests
+    return not facts.files or any(Path(f).stem == tested for f in facts.files)
 
 
 @dataclass(frozen=True)

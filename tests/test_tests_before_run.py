@@ -68,3 +68,37 @@ def test_a_request_about_the_failing_test_must_make_it_pass(project: Path) -> No
     fixed = files(("durations.py", "def minutes(h):\n    return h * 60\n"))
     summary, _, _ = crew(project, request, coder=[fixed] * 4, rounds=1)
     assert summary.approved
+
+
+@pytest.mark.parametrize(
+    ("request_text", "is_about"),
+    [
+        ("Add a method remove(name, qty=1) to Inventory in inventory.py.", False),  # its module only
+        ("cheapest() crashes on an empty inventory. Make it return None then.", True),  # the test's name
+        ("The tests in tests/test_inventory.py fail. Fix inventory.py so they pass.", True),
+        ("Fix inventory.py so its tests pass.", True),
+        ("Make the failing tests pass.", True),
+        ("Make test_cheapest_of_nothing_is_none pass.", True),
+    ],
+)
+def test_a_request_is_about_a_failing_test_when_it_names_it_its_function_or_speaks_of_tests(
+    request_text: str, is_about: bool
+) -> None:
+    from agents.request_facts import RequestFacts
+    from agents.tests_before import about
+
+    test_id = "tests/test_inventory.py::test_cheapest_of_nothing_is_none"
+    assert about(test_id, RequestFacts.read(request_text)) is is_about
+
+
+def test_a_failing_test_in_the_named_modules_own_test_file_does_not_keep_the_run_going(
+    project: Path,
+) -> None:
+    (project / "test_other.py").unlink()
+    broken_mode = "\n\ndef test_mode_of_nothing():\n    from stats import mode\n    assert mode([]) is None\n"
+    (project / "test_stats.py").write_text(TEST_STATS + broken_mode)
+    summary, bus, _ = crew(
+        project, "Add median(xs) to stats.py.", coder=[files(("stats.py", MEDIAN))] * 4, rounds=3
+    )
+    assert summary.approved and summary.rounds_used == 1, summary.checks
+    assert any("test_stats.py::test_mode_of_nothing" in n for n in notices(bus))
