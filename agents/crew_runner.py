@@ -32,7 +32,6 @@ from agents.events import (
     RunFinished,
     RunOutcome,
     RunStarted,
-    ToolCallFailed,
     ToolCallFinished,
     preview,
 )
@@ -97,7 +96,6 @@ class RunSummary(RunOutcome):
     prompt_tokens_evaluated: int
     tokens_generated: int
     tool_calls_ok: int
-    tool_calls_malformed: int
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -440,9 +438,6 @@ class CrewRunner:
             prompt_tokens_evaluated=sum(s.prompt_tokens_evaluated for s in stats),
             tokens_generated=sum(s.completion_tokens for s in stats),
             tool_calls_ok=sum(isinstance(e, ToolCallFinished) for e in history),
-            tool_calls_malformed=sum(
-                isinstance(e, ToolCallFailed) and e.name == "(malformed call)" for e in history
-            ),
         )
         if not completed:
             self.bus.emit(Notice(level="error", message=message))

@@ -1,18 +1,14 @@
 """CrewAI's BaseLLM over LocalCrew's in-process engine: no network, no API key.
 
-Three kinds of call, chosen by what CrewAI passes:
-- tools given: a tool step. The reply is constrained by a grammar built from the tools' argument
-  schemas and returned as OpenAI-style tool calls, so CrewAI runs the tool (native function calling).
-  A malformed reply is fed back to the model as an observation and retried, never raised.
-- a JSON schema configured for the agent (planner, reviewer): the answer is grammar-constrained JSON.
-- otherwise: free text, honouring CrewAI's stop sequences.
+Two kinds of call: with a JSON schema configured for the agent (planner, reviewer) the answer is
+grammar-constrained JSON; otherwise free text, honouring CrewAI's stop sequences. The crew's agents
+have no CrewAI tools: the coder answers in file blocks that the runner writes (agents/crew_tools.py),
+so the native tool-call path an earlier crew used is gone.
 """
 
 from __future__ import annotations
 
-import json
 import time
-import uuid
 from dataclasses import replace
 from typing import Any
 
@@ -24,21 +20,10 @@ from pydantic import Field, PrivateAttr
 
 import agents.crewai_setup  # noqa: F401, I001  (offline, quiet)
 from agents.context_budget import Fit, fit_to_context
-from agents.events import ContextUsed, EventBus, Notice, TokenChunk, ToolCallFailed
-from agents.tool_calls import (
-    ParsedCall,
-    ToolCallParseError,
-    ToolSpec,
-    answer_schema,
-    parse_tool_call,
-    repair_cut_off_call,
-    tool_call_schema,
-    tool_instructions,
-)
+from agents.events import ContextUsed, EventBus, Notice, TokenChunk
 from models.chat_engine import ChatEngine, JsonSchema
 from models.engine import CallStats, ContextOverflowError, GenerationSettings
 
-MAX_TOOL_ATTEMPTS = 3
 FIRM_REMINDER = "Your previous reply was empty. Reply now with the answer itself, in plain words or code."
 
 
@@ -57,7 +42,6 @@ class LocalLLM(BaseLLM):
     agent_name: str = "agent"
     generation: GenerationSettings = Field(default_factory=GenerationSettings, exclude=True)
     answer_schema: dict[str, Any] | None = None
-    tool_required_first: bool = False  # the coder must act before it may stop
     # Shared by every agent of a run and put first in the system prompt, so each agent's first call
     # finds it in the KV cache (the previous agent's prompt began with the same tokens).
     preamble: str = ""
@@ -77,14 +61,13 @@ class LocalLLM(BaseLLM):
     candidates: Any = Field(default=None, exclude=True)  # list[GenerationSettings] | None
     candidate_texts: list[str] = Field(default_factory=list, exclude=True)
     context_window: int = 4096
-    _raw_calls: dict[str, str] = PrivateAttr(default_factory=dict)
     _stats: list[CallStats] = PrivateAttr(default_factory=list)
     _llm_seconds: float = PrivateAttr(default=0.0)
     _last_budget_notice: str = PrivateAttr(default="")
 
     # ---------- what CrewAI asks about the model ----------
     def supports_function_calling(self) -> bool:
-        return True
+        return False  # no agent of the crew is given tools
 
     def supports_stop_words(self) -> bool:
         return True
@@ -133,13 +116,9 @@ class LocalLLM(BaseLLM):
             messages=messages, tools=tools, from_task=from_task, from_agent=from_agent
         )
         try:
-            if tools:
-                result = self._tool_step(chat, tools, from_task, from_agent)
-                call_type = LLMCallType.TOOL_CALL if isinstance(result, list) else LLMCallType.LLM_CALL
-            else:
-                schema = self._schema_of(response_model) or self.answer_schema
-                result = self._answer(chat, schema, from_task, from_agent)
-                call_type = LLMCallType.LLM_CALL
+            schema = self._schema_of(response_model) or self.answer_schema
+            result = self._answer(chat, schema, from_task, from_agent)
+            call_type = LLMCallType.LLM_CALL
         except ContextOverflowError as exc:
             self._emit_call_failed_event(error=str(exc), from_task=from_task, from_agent=from_agent)
             raise LLMContextLengthExceededError(str(exc)) from exc
@@ -186,67 +165,6 @@ class LocalLLM(BaseLLM):
         if not text.strip():
             raise EmptyModelOutputError(f"the {self.agent_name} produced no output twice")
         return text.strip()
-
-    def _tool_step(
-        self, chat: list[dict[str, str]], tools: list[dict[str, Any]], task: Any, agent: Any
-    ) -> Any:
-        specs = [ToolSpec.from_openai(tool) for tool in tools]
-        allow_final = not self.tool_required_first or self._acted_in(chat)
-        if not self.preamble:  # a crew run's preamble already describes the tools
-            chat = self._with_tool_instructions(chat, specs)
-        structured = tool_call_schema(specs, allow_final)
-        max_tokens = self.generation.max_tokens
-        for attempt in range(1, MAX_TOOL_ATTEMPTS + 1):
-            text = self._generate(chat, structured, (), task, agent, max_tokens=max_tokens)
-            cut_off = bool(self._stats) and self._stats[-1].finish_reason == "length"
-            try:
-                call = parse_tool_call(text, specs, allow_final)
-            except ToolCallParseError as exc:
-                repaired = repair_cut_off_call(text, specs, allow_final) if cut_off else None
-                if repaired is not None:
-                    lines = str(repaired.arguments.get("content", "")).count("\n")
-                    self._emit(Notice(level="warning", message=(
-                        f"The {self.agent_name}'s {repaired.name} call was cut off at {max_tokens} tokens; "
-                        f"kept its {lines} complete line(s).")))  # fmt: skip
-                    return self._as_tool_call(repaired, text)
-                if cut_off and max_tokens == self.generation.max_tokens:
-                    # At temperature 0 the same budget fails the same way; one larger budget, once.
-                    max_tokens *= 2
-                self._emit(
-                    ToolCallFailed(
-                        call_id=f"malformed-{attempt}",
-                        agent=self.agent_name,
-                        name="(malformed call)",
-                        arguments={"reply": text[:300]},
-                        error=str(exc),
-                        duration_s=0.0,
-                    )
-                )
-                chat = chat + [
-                    {"role": "assistant", "content": text},
-                    {
-                        "role": "user",
-                        "content": f"That tool call was not usable: {exc}. Send one JSON object.",
-                    },
-                ]
-                continue
-            if call.is_final:
-                return str(call.arguments.get("text", "")).strip() or "Done."
-            if self._repeats_last_call(chat, call.name, call.arguments):
-                # Small models loop on the call they just made; treat the repeat as "done", and say
-                # so: the streamed reply shows the call twice, though it ran once.
-                self._emit(Notice(level="info", message=(
-                    f"The {self.agent_name} repeated its last {call.name} call word for word; "
-                    "it was not run again, and the step ends here.")))  # fmt: skip
-                return f"Done: {call.name} {json.dumps(call.arguments)[:200]} was already carried out."
-            return self._as_tool_call(call, text)
-        return f"The {self.agent_name} could not produce a valid tool call after {MAX_TOOL_ATTEMPTS} tries."
-
-    def _as_tool_call(self, call: ParsedCall, raw_text: str) -> list[dict[str, Any]]:
-        call_id = f"call_{uuid.uuid4().hex[:12]}"
-        self._raw_calls[call_id] = raw_text  # replayed verbatim next turn, so the KV cache matches
-        function = {"name": call.name, "arguments": json.dumps(call.arguments)}
-        return [{"id": call_id, "type": "function", "function": function}]
 
     def _generate(
         self,
@@ -332,43 +250,13 @@ class LocalLLM(BaseLLM):
             content = _text_of(message.get("content"))
             if self.task_only and role == "user":
                 content = _task_text(content)
-            if role == "assistant" and message.get("tool_calls"):
-                call = message["tool_calls"][0]
-                function = call.get("function", {})
-                raw = self._raw_calls.get(call.get("id", ""))
-                content = raw or json.dumps(
-                    {"name": function.get("name"), "arguments": json.loads(function.get("arguments") or "{}")}
-                )
-            elif role == "tool":
-                role, content = "user", f"Result of {message.get('name', 'the tool')}:\n{content}"
-            elif role not in ("system", "user", "assistant"):
+            if role not in ("system", "user", "assistant"):
                 role = "user"
             if role == "system" and chat and chat[-1]["role"] == "system":
                 chat[-1] = {"role": "system", "content": chat[-1]["content"] + "\n\n" + content}
             else:
                 chat.append({"role": role, "content": content})
         return chat
-
-    @staticmethod
-    def _with_tool_instructions(chat: list[dict[str, str]], specs: list[ToolSpec]) -> list[dict[str, str]]:
-        instructions = tool_instructions(specs)
-        if chat and chat[0]["role"] == "system":
-            return [{"role": "system", "content": chat[0]["content"] + "\n\n" + instructions}] + chat[1:]
-        return [{"role": "system", "content": instructions}] + chat
-
-    @staticmethod
-    def _repeats_last_call(chat: list[dict[str, str]], name: str, arguments: dict[str, Any]) -> bool:
-        previous = next((m["content"] for m in reversed(chat) if m["role"] == "assistant"), None)
-        if previous is None:
-            return False
-        try:
-            last = json.loads(previous, strict=False)
-        except json.JSONDecodeError:
-            return False
-        return isinstance(last, dict) and last.get("name") == name and last.get("arguments") == arguments
-
-    def _acted_in(self, chat: list[dict[str, str]]) -> bool:
-        return any(m["role"] == "user" and m["content"].startswith("Result of ") for m in chat)
 
     @staticmethod
     def _schema_of(response_model: Any) -> dict[str, Any] | None:
@@ -380,6 +268,19 @@ class LocalLLM(BaseLLM):
         bus: EventBus | None = self.bus
         if bus is not None:
             bus.emit(event)
+
+
+def answer_schema(schema: Any) -> Any:
+    """The schema a structured answer (the planner's plan, the reviewer's verdict) is held to, less
+    the keys a grammar does not need (titles, descriptions), so the grammar stays small."""
+    if isinstance(schema, dict):
+        return {k: answer_schema(v) for k, v in schema.items() if k not in _NOT_FOR_GRAMMAR}
+    if isinstance(schema, list):
+        return [answer_schema(v) for v in schema]
+    return schema
+
+
+_NOT_FOR_GRAMMAR = ("title", "description", "examples")
 
 
 def _task_text(content: str) -> str:

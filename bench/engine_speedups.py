@@ -15,14 +15,21 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from agents.tool_calls import ToolSpec, tool_call_schema
 from models.engine import Engine, GenerationSettings
 
-WRITE_FILE = ToolSpec(
-    "write_file",
-    "Write a whole file.",
-    {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}},
-)
+# A write_file call as JSON: the shape a structured answer of the crew's size is held to.
+WRITE_ARGUMENTS = {
+    "type": "object",
+    "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+    "required": ["path", "content"],
+    "additionalProperties": False,
+}
+WRITE_FILE_CALL = {
+    "type": "object",
+    "properties": {"name": {"const": "write_file"}, "arguments": WRITE_ARGUMENTS},
+    "required": ["name", "arguments"],
+    "additionalProperties": False,
+}
 TOOL_SYSTEM = (
     "You save files with the write_file tool. Reply with exactly one JSON object with the keys name "
     '("write_file") and arguments (an object with the keys path and content, content being the whole file).'
@@ -59,7 +66,7 @@ def _tool_messages() -> list[dict[str, str]]:
 
 
 def constrained(engine: Engine, gen: GenerationSettings, rounds: int) -> dict[str, Any]:
-    schema = tool_call_schema([WRITE_FILE], allow_final=False)
+    schema = WRITE_FILE_CALL
     rates: dict[str, list[tuple[int, float]]] = {"free": [], "checked": [], "grammar_first": []}
     order = ["free", "checked", "grammar_first"]
     for round_index in range(rounds):

@@ -8,17 +8,21 @@ from dataclasses import replace
 
 import numpy as np
 
-from agents.tool_calls import ToolSpec, tool_call_schema
+from bench.engine_speedups import WRITE_ARGUMENTS, WRITE_FILE_CALL
 from models.engine import Engine, GenerationSettings
 from models.prompt_lookup import PromptLookup
 from models.reply_splice import Exchange, splice
 
 GREEDY = GenerationSettings(temperature=0.0, max_tokens=160, seed=1234, repeat_penalty=1.0)
-WRITE_FILE = ToolSpec(
-    "write_file",
-    "Write a whole file.",
-    {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}},
-)
+FINAL_CALL = {
+    "type": "object",
+    "properties": {
+        "name": {"const": "final_answer"},
+        "arguments": {**WRITE_ARGUMENTS, "properties": {"text": {"type": "string"}}, "required": ["text"]},
+    },
+    "required": ["name", "arguments"],
+    "additionalProperties": False,
+}
 REQUESTS = [
     "Write stack.py: a class Stack with push, pop, peek and is_empty.",
     "Write fib.py with a function fib(n) returning the n-th Fibonacci number.",
@@ -33,7 +37,7 @@ def _tool_chat(request: str) -> list[dict[str, str]]:
 
 
 def test_grammar_checked_after_sampling_gives_the_grammar_first_output(engine: Engine) -> None:
-    schema = tool_call_schema([WRITE_FILE], allow_final=True)
+    schema = {"oneOf": [WRITE_FILE_CALL, FINAL_CALL]}
     # The crew samples without a repeat penalty; 1.1 (the default) checks the penalty's history.
     for request, penalty in zip(REQUESTS, (1.0, 1.0, 1.1, 1.1), strict=True):
         gen = replace(GREEDY, repeat_penalty=penalty, max_tokens=96)
