@@ -17,9 +17,7 @@ from agents.rule_registry import RuleSwitches
 from agents.run_state import RunState
 from agents.static_rules import StaticScan, static_problems
 from models.engine import GenerationSettings
-from tools.workspace_files import WorkspaceFiles
-
-MAX_SCANNED_FILES = 200  # Python files searched for what the request asks for
+from tools.workspace_files import WorkspaceFiles, python_sources
 
 # (role, round, task, expected, enough, plain) -> the reply
 Ask = Callable[..., str]
@@ -133,14 +131,8 @@ class CoderTurn:
         return problems + static_problems(scan, self.rules)
 
     def python_sources(self) -> dict[str, str]:
-        """The project's Python files (the first MAX_SCANNED_FILES), by path."""
-        sources = {}
-        for rel in [f for f in self.files.list_files() if f.endswith(".py")][:MAX_SCANNED_FILES]:
-            try:
-                sources[rel] = self.files.read_text(rel)
-            except (ValueError, OSError):
-                continue
-        return sources
+        """The project's Python files (tools.workspace_files.python_sources), by path."""
+        return python_sources(self.files)
 
     def as_before_the_run(self, state: RunState, path: str) -> bool:
         """The file's code is as it was before the run: an unused import or a comment more is no

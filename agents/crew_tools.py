@@ -36,7 +36,7 @@ from agents.write_rules import WriteDraft
 from agents.written_checks import CheckOutcome, check_program, read_outcome
 from tools.sandbox import RunLimits, RunResult, run_command, run_pytest, run_python
 from tools.web_docs import WebDocs
-from tools.workspace_files import WorkspaceError, WorkspaceFiles
+from tools.workspace_files import WorkspaceError, WorkspaceFiles, python_sources
 
 OBSERVATION_CHARS = 2000
 
@@ -267,6 +267,7 @@ class WriteFileTool(_EventTool):
             raise ValueError(f"refusing to write an empty {path}: give the whole file content")
         context = self._context
         draft = WriteDraft(path, content, self._original(path), context.facts, lambda: self._current(path))
+        draft.sources = lambda: python_sources(context.files)
         for rule in context.rules.active(Stage.WRITE):  # each may refuse (ValueError) or change it
             rule.function()(draft)
             if draft.as_it_was:

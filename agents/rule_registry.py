@@ -85,6 +85,8 @@ RULES: tuple[Rule, ...] = (
     _R("stray_methods", _W, "methods written at the top level go back into their class",
        "bench/results/crew-0.5b-stray-methods-2026-11-26", "tests/test_stray_methods.py",
        _WR + "stray_methods"),
+    _R("imports_added", _W, "a name the file uses unbound, which one other module defines, gets its import",
+       "tests/test_imports_added.py", "tests/test_imports_added.py", _WR + "imports_added"),
     # ---- static problems ----
     _R("unbound_names", _S, "a name the new code reads that nothing binds, with the import that would",
        "bench/results/crew-1.5b-house-2026-11-26", "tests/test_unbound_names.py", _ST + "unbound_names"),

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from agents.definition_merge import Merge, merge_definitions
 from agents.edit_guard import lost_definitions
 from agents.example_usage import guard_example_usage
+from agents.missing_imports import add_missing_imports
 from agents.request_facts import RequestFacts, is_user_test
 from agents.stray_methods import into_class
 from agents.untouched_text import keep_untouched
@@ -30,6 +31,7 @@ class WriteDraft:
     merged: Merge | None = None
     as_it_was: bool = False  # the answer repeats the file: nothing to write
     notes: list[str] = field(default_factory=list)
+    sources: Callable[[], dict[str, str]] = dict  # the project's Python files now, by path
 
     @property
     def python(self) -> bool:
@@ -148,3 +150,12 @@ def stray_methods(draft: WriteDraft) -> None:
     draft.content, moved = into_class(draft.content, draft.original)
     if moved:
         draft.notes.append(f"{', '.join(moved)} moved into its class from the top level")
+
+
+def imports_added(draft: WriteDraft) -> None:
+    """A name the file now uses unbound, which one other module defines, gets its import."""
+    if not draft.python:
+        return
+    draft.content, added = add_missing_imports(draft.content, draft.original, draft.path, draft.sources())
+    if added:
+        draft.notes.append(f"added {'; '.join(added)}")

@@ -344,3 +344,17 @@ def _replace_in(folder: Dir, name: str, data: bytes, mode: int) -> None:
             with contextlib.suppress(OSError):
                 folder.unlink(tmp)
     folder.fsync()
+
+
+MAX_SCANNED_FILES = 200  # Python files a scan of the project reads at most
+
+
+def python_sources(files: WorkspaceFiles, limit: int = MAX_SCANNED_FILES) -> dict[str, str]:
+    """The project's Python files (the first `limit`), by path; unreadable ones are left out."""
+    sources = {}
+    for rel in [f for f in files.list_files() if f.endswith(".py")][:limit]:
+        try:
+            sources[rel] = files.read_text(rel)
+        except (ValueError, OSError):
+            continue
+    return sources
