@@ -239,5 +239,6 @@ def stage_run(workspace: Path | str, run_id: str, label: str, mode: str) -> str 
     names = ", ".join(f"`{f.rel}`" for f in files)
     return (
         f"Held for review: the change to {names} is not in your project yet."
-        " Open the **Review** tab to accept or reject it, file by file or hunk by hunk."
+        " Open the **Review** tab to accept or reject it, file by file or hunk by hunk;"
+        " a follow-up request builds on what is accepted."
     )
