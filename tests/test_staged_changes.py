@@ -106,15 +106,9 @@ def test_auto_review_is_for_changes_to_more_than_one_existing_file() -> None:
 
 def _a_run(ws: Path, writes: dict[str, str], label: str = "edit a and b") -> str:
     """A run as the crew records one: its writes journaled in place."""
-    from tools.workspace_files import WorkspaceFiles
+    from tests.test_undo_merge import run
 
-    snaps = RunSnapshots(ws)
-    run_id = snaps.begin_run(label)
-    files = WorkspaceFiles(ws, before_write=snaps.record_write)
-    for rel, text in writes.items():
-        files.write_text(rel, text)
-    snaps.end_run(run_id)
-    return run_id
+    return run(ws, label, writes)
 
 
 def test_a_run_over_two_existing_files_is_held_for_review_and_the_project_is_as_it_was(ws: Path) -> None:
