@@ -169,13 +169,17 @@ class CrewSession:
         """A page ticked: it is open. A Stop another page sent while the run's own page looked open
         takes effect once that page has gone quiet."""
         now = self._seen[owner] = time.monotonic()
-        live, asked = self.live, self._stop_asked_at
+        live = self.live
         if len(self._seen) > MAX_PAGES_KEPT:  # one entry per page load: forget long-quiet pages
             keep = live.ticket.owner if live is not None else None
             self._seen = {o: t for o, t in self._seen.items() if o == keep or now - t < PAGE_GONE_S}
-        recent = asked is not None and time.monotonic() - asked < PENDING_STOP_S
-        if live is not None and recent and not live.done.is_set() and self._gone(live):
+        if live is not None and self._stop_pending() and not live.done.is_set() and self._gone(live):
             self.cancel.set()
+
+    def _stop_pending(self) -> bool:
+        """Another page's Stop came in the last PENDING_STOP_S, while the run's page looked open."""
+        asked = self._stop_asked_at
+        return asked is not None and time.monotonic() - asked < PENDING_STOP_S
 
     def _gone(self, live: LiveRun) -> bool:
         """The run's page ticked before and has not for PAGE_GONE_S (a client that never ticks, such
@@ -233,8 +237,7 @@ class CrewSession:
             yield live.snapshot()
         except GeneratorExit:  # the page went away: the run goes on, and any tab may stop it now
             live.detached = True
-            asked = self._stop_asked_at
-            if asked is not None and time.monotonic() - asked < PENDING_STOP_S:
+            if self._stop_pending():
                 self.cancel.set()  # the Stop its reloaded page sent before we knew it had gone
             raise
 
