@@ -4,6 +4,7 @@ CrewSession's; the conversation is the workspace's ChatStore."""
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -83,8 +84,16 @@ class CrewChat:
         ticket.fresh = saver.opens_conversation  # after New conversation: no follow-up memory
         last: tuple[Any, ...] = ()
         box: Any = ""  # the request box is cleared once; what is typed during the run stays
+        sent: tuple[Any, ...] = ()
         for view in self.state.session.run(message, owner=owner, ticket=ticket, on_change=saver):
             line, cancel_button = self.queue_state(owner, ticket)
+            # Only a change goes to the page: a slow page on a loaded machine, sent the same chat
+            # several times a second, falls ever further behind. (A waiting view is one object that
+            # changes, hence the copy.)
+            shown = (view, line, self.state.session.waiting_count(owner))
+            if shown == sent:
+                continue
+            sent = copy.deepcopy(shown)
             if saver.handle is None:  # not holding the model: waiting, withdrawn or nothing to do
                 if self.state.session.running_owner == owner:
                     # This tab's chat shows its own running request; this one waits unseen

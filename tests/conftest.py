@@ -1,12 +1,15 @@
 import offline  # noqa: F401, I001  (must run before any heavy import)
 import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 
+import contextlib
 from pathlib import Path
 
 import pytest
 
 from models.catalog import bundled_model_path
 from models.engine import THREADS_ENV, Engine, EngineSettings
+
+APP_LOG_LINES = 80
 
 
 def pytest_report_header() -> str:
@@ -62,3 +65,20 @@ def embedder():
     emb = Embedder()
     emb.model  # noqa: B018 - load it once, before the first test times anything
     return emb
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> object:
+    """A failed test that drove an app process gets the tail of the app's log in its report: a
+    browser test that fails on a loaded CI machine is otherwise a timeout with no why."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    from tests.app_process import RunningApp
+
+    for name, value in getattr(item, "funcargs", {}).items():
+        if isinstance(value, RunningApp):
+            with contextlib.suppress(OSError):
+                tail = "\n".join(value.log().splitlines()[-APP_LOG_LINES:])
+                report.sections.append((f"app log of fixture {name!r} (last {APP_LOG_LINES} lines)", tail))

@@ -24,6 +24,7 @@ from tests.test_gui_browser import CHROMIUM_ARGS, chromium_path
 CALC = 'def add(a, b):\n    """Add two numbers."""\n    return a + b\n'
 SMALL_SCREEN = {"width": 1366, "height": 768}
 PATH_BOX = "#open-path textarea, #open-path input"
+HANG_MS = 240_000  # a wait on the page that only a hang outlasts, even on a loaded CI machine
 
 
 @pytest.fixture(scope="module")
@@ -52,11 +53,35 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
+_CONSOLE: dict[int, list[str]] = {}  # each page's console messages, for a failure's report
+
+
 def _page(browser: Any, app: RunningApp) -> Any:
     page = browser.new_context(viewport=SMALL_SCREEN).new_page()  # its own context: its own session
+    lines = _CONSOLE.setdefault(id(page), [])
+    page.on("console", lambda message: lines.append(f"{message.type}: {message.text}"[:300]))
+    page.set_default_timeout(HANG_MS)  # clicks too: one waits for its button to hold still
     page.goto(app.url)
     page.wait_for_selector("#request textarea", timeout=90_000)
     return page
+
+
+def _wait_for(page: Any, script: str, timeout: float) -> None:
+    """page.wait_for_function, whose timeout says what the page showed: on a loaded CI machine a
+    bare timeout does not say whether the run ended, the page lost its server, or it was slow."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(script, timeout=timeout)
+    except PlaywrightTimeout as timed_out:
+        shown = {
+            sel: page.locator(sel).inner_text(timeout=5_000)[-600:]
+            for sel in ("#run-line", "#status", "#chat")
+        }
+        console = "\n".join(_CONSOLE.get(id(page), [])[-20:])
+        raise AssertionError(
+            f"waited {timeout / 1000:g} s for {script}\n{shown}\nconsole:\n{console}"
+        ) from timed_out
 
 
 def _workspace(app: RunningApp) -> Path:
@@ -229,37 +254,32 @@ def test_a_run_goes_on_through_a_reload_and_the_reloaded_page_can_stop_it(
     page = _page(browser, app)
     page.fill("#request textarea", "Write a long story generator in story.py.")
     page.click("#send")
-    page.wait_for_function(
-        "document.querySelector('#run-line').innerText.includes('round 1')", timeout=120_000
-    )
+    _wait_for(page, "document.querySelector('#run-line').innerText.includes('round 1')", HANG_MS)
     # A second Send in the same tab during the run queues (it was dropped) and can be withdrawn.
     page.fill("#request textarea", "Write second.py that prints 2.")
     page.press("#request textarea", "Enter")
-    page.wait_for_function(
+    _wait_for(
+        page,
         "document.querySelector('#run-line').innerText.includes('1 more of your requests waiting')",
-        timeout=60_000,
+        HANG_MS,
     )
     page.click("#cancel-queued")
-    page.wait_for_function(
-        "!document.querySelector('#run-line').innerText.includes('more of your requests')", timeout=60_000
+    _wait_for(
+        page, "!document.querySelector('#run-line').innerText.includes('more of your requests')", HANG_MS
     )
-    page.wait_for_function(  # the withdrawn text is back in the box: nothing typed is lost
+    # The withdrawn text is back in the box: nothing typed is lost.
+    _wait_for(
+        page,
         "document.querySelector('#request textarea').value === 'Write second.py that prints 2.'",
-        timeout=60_000,
+        HANG_MS,
     )
     page.reload()  # the page's stream closes; the run must not end with it
     page.wait_for_selector("#request textarea", timeout=90_000)
-    page.wait_for_function(
-        "document.querySelector('#run-line').innerText.includes('before a reload')", timeout=60_000
-    )
+    _wait_for(page, "document.querySelector('#run-line').innerText.includes('before a reload')", HANG_MS)
     assert "Write a long story generator" in page.locator("#chat").inner_text()
     page.click("#stop")  # the reloaded page is another session, yet its Stop reaches the run
-    page.wait_for_function(
-        "document.querySelector('#chat').innerText.includes('Stopped by the user')", timeout=180_000
-    )
-    page.wait_for_function(
-        "!document.querySelector('#status').innerText.includes('crew running')", timeout=90_000
-    )
+    _wait_for(page, "document.querySelector('#chat').innerText.includes('Stopped by the user')", HANG_MS)
+    _wait_for(page, "!document.querySelector('#status').innerText.includes('crew running')", HANG_MS)
     assert not (_workspace(app) / "second.py").exists()  # the withdrawn request never ran
 
 
