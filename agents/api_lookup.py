@@ -11,7 +11,7 @@ import uuid
 
 from agents.crew_tools import Check, ToolContext
 from agents.events import ToolCallFailed, ToolCallFinished, ToolCallStarted
-from tools.api_docs import imported_modules, lookup_error
+from tools.api_docs import imported_modules, library_names, lookup_error, lookup_names
 
 MAX_CHARS = 1200  # about 300 tokens of the coder's prompt
 
@@ -39,6 +39,31 @@ def docs_for(context: ToolContext, results: list[Check], written: dict[str, str]
     context.bus.emit(ToolCallStarted(**call))
     context.bus.emit(ToolCallFinished(**call, result=text, duration_s=time.perf_counter() - began))
     return f"{text}\n{web}" if web else text
+
+
+def docs_named(context: ToolContext, request: str) -> str:
+    """Rule api_docs_named: the documentation of the standard-library APIs the request names
+    (`csv.DictWriter`, "the statistics module"), for the coder's first prompt ('' when it names
+    none, or none is found)."""
+    names = library_names(request)
+    if not names:
+        return ""
+    call = {
+        "call_id": uuid.uuid4().hex[:12],
+        "agent": "checks",
+        "name": "api_docs",
+        "arguments": {"names": names},
+    }
+    began = time.perf_counter()
+    context.bus.emit(ToolCallStarted(**call))
+    lookup = lookup_names(names, context.root)
+    took = time.perf_counter() - began
+    if not lookup.found:
+        context.bus.emit(ToolCallFailed(**call, error=lookup.error or "nothing found", duration_s=took))
+        return ""
+    text = lookup.text(max_chars=MAX_CHARS)
+    context.bus.emit(ToolCallFinished(**call, result=text, duration_s=took))
+    return text
 
 
 def _from_the_web(context: ToolContext, names: list[str]) -> str:

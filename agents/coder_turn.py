@@ -72,6 +72,7 @@ class CoderTurn:
                 state.context_text if on("retrieved_context") else "",
                 fix=not fresh and not focus,
                 rules=focus_rules(focus) if focus else FORMAT_RULES,
+                docs=state.request_docs,
             )
         )
         reply = self.ask(

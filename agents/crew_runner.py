@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agents.api_lookup import docs_for
+from agents.api_lookup import docs_for, docs_named
 from agents.check_settling import CheckSettler
 from agents.coder_turn import CoderTurn
 from agents.context_retrieval import Retriever, text_search_retriever
@@ -190,6 +190,8 @@ class CrewRunner:
         state.user_tests = any(is_test_file(f) for f in files)
         # The docstring examples of the files the request names, before the coder can drop them.
         state.examples_before = self.checks.example_checks(modules_of([f for f in facts.files if f in files]))
+        if self.rules.on("api_docs_named"):
+            state.request_docs = docs_named(context, facts.text)
         self._rounds = state.rounds
         self.settler = self._new_settler()
         self.checks.tests_before(state)

@@ -174,6 +174,7 @@ def coder_task(
     *,
     fix: bool = True,
     rules: str = FORMAT_RULES,
+    docs: str = "",
 ) -> str:
     """The single coder call's prompt, plus what the crew knows: the previous request (a follow-up
     means its files), a plan and the last try's failures. `current`: the files as they are now, so
@@ -181,7 +182,7 @@ def coder_task(
     0.5B otherwise copied the file back unchanged). `context`: retrieved code, when no file is shown.
     `fix`: the feedback is about the files shown, and the instruction is to fix them; otherwise it
     is a warning for a fresh try. `rules`: how to write the answer (agents/focused_retry asks for
-    some definitions only).
+    some definitions only). `docs`: the documentation of the APIs the request names.
     """
     if feedback and fix:
         # "Keep everything else as it is" after a failure: the 0.5B kept the failing code too.
@@ -197,6 +198,7 @@ def coder_task(
         (f"The files in the project:\n{current}\n\n" if current else "")
         + (f"Relevant code:\n{context}\n\n" if context and not current else "")
         + (f"{previous}\n" if previous else "")
+        + (f"{docs}\n\n" if docs else "")
         + f"Request: {request}\n"
         + (f"Plan:\n{plan.text()}\n" if plan else "")
         + instruction

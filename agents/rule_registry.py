@@ -64,6 +64,8 @@ RULES: tuple[Rule, ...] = (
        "bench/results/crew-0.5b-2026-11-25", "tests/test_retrieved_context.py"),
     _R("api_docs_lookup", _P, "a check failing on a library call brings the API's signature and docstring",
        "tests/test_api_docs.py", "tests/test_api_docs_lookup.py"),
+    _R("api_docs_named", _P, "the APIs the request names come with their signature and docstring",
+       "tests/test_api_docs_named.py", "tests/test_api_docs_named.py", default=False),
     _R("focused_retry", _P, "after an unchanged answer, only the functions at issue are shown",
        "bench/results/crew-1.5b-class-checks-2026-11-26", "tests/test_focused_retry.py"),
     # ---- parse reply ----

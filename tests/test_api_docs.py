@@ -86,6 +86,12 @@ def test_at_most_three_lookups_first_errors_first() -> None:
         ("Parse the date with datetime.strptime.", ["datetime.strptime"]),  # not datetime again
         ("Write a script that prints the time in a random string.", []),  # words, not libraries
         ("Save it to config.json and read data.csv.", []),  # file names
+        # With one module named, its classes' methods count; file names never do.
+        ("In files.py use pathlib's Path.rglob.", ["pathlib.Path.rglob", "pathlib"]),
+        (
+            "In log.py parse with datetime.strptime and call timedelta.total_seconds().",
+            ["datetime.strptime", "datetime.timedelta.total_seconds"],
+        ),
     ],
 )
 def test_the_libraries_a_request_names(request_text: str, names: list[str]) -> None:

@@ -1,5 +1,6 @@
 """Rule api_docs_lookup: a check that failed on a library call brings that API's signature and the
-first paragraph of its docstring into the coder's next prompt, and the sidebar shows the lookup."""
+first paragraph of its docstring into the coder's next prompt, and the sidebar shows the lookup.
+Rule api_docs_named (tests/test_api_docs_named.py): the APIs the request names, from the first."""
 
 from pathlib import Path
 

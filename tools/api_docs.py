@@ -180,20 +180,30 @@ def imported_modules(text: str) -> list[str]:
 
 
 # A library named in words: "use argparse", "with pathlib", "import re", "the csv module".
-_VERB_NAMED = re.compile(r"\b(?:use|using|with|import|from|via)\s+`?(\w+)`?", re.IGNORECASE)
+_VERB_NAMED = re.compile(r"\b(?:use|uses|using|with|import|from|via)\s+`?(\w+)`?", re.IGNORECASE)
 _MODULE_NAMED = re.compile(r"\bthe\s+`?(\w+)`?\s+(?:module|library|package)\b", re.IGNORECASE)
-_DOTTED = re.compile(r"\b([a-z_]\w*(?:\.[A-Za-z_]\w*)+)")
+_DOTTED = re.compile(r"\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b(?!\.\w)")
 
 
 def library_names(request: str) -> list[str]:
     """The standard-library APIs a request names, most specific first: `csv.DictWriter`, then
     "the csv module", "using argparse". Plain words that are also module names (time, string,
-    random) count only in those phrasings; a module named with one of its APIs is left out."""
+    random) count only in those phrasings; a module named with one of its APIs is left out. Where
+    the request names one module, its classes' methods count too: `Path.rglob` with pathlib."""
     stdlib = sys.stdlib_module_names
-    dotted = [name for name in _DOTTED.findall(request) if name.split(".")[0] in stdlib]
+    found = _DOTTED.findall(request)
+    dotted = [name for name in found if name.split(".")[0] in stdlib]
     named = _VERB_NAMED.findall(request) + _MODULE_NAMED.findall(request)
     covered = {name.split(".")[0] for name in dotted}
     modules = [name for name in named if name in stdlib and name not in covered]
+    one = covered | set(modules)
+    if len(one) == 1:  # `Counter.most_common` is `collections.Counter.most_common`
+        (module,) = one
+        # A class's method (`Path.rglob`), or one called (`timedelta.total_seconds()`), not a file name.
+        methods = [
+            n for n in found if n.split(".")[0] not in stdlib and (n[0].isupper() or f"{n}(" in request)
+        ]
+        dotted += [f"{module}.{name}" for name in methods]
     return list(dict.fromkeys([*dotted, *modules]))
 
 
