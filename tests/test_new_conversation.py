@@ -98,3 +98,23 @@ def test_the_runner_forgets_the_previous_run_only_when_asked(tmp_path: Path) -> 
     engine = one_round()
     CrewRunner(engine, tmp_path, EventBus(), CrewSettings(rounds=1)).run(FOLLOW_UP)
     assert f"Previous request in this project: {FOLLOW_UP}" in engine.calls_of("coder")[0].prompt
+
+
+def test_a_request_sent_while_changes_wait_for_review_says_it_sees_the_files_without_them(
+    tmp_path: Path,
+) -> None:
+    from tools.staged_changes import StagedChanges, StagedFile
+
+    (tmp_path / "notes.py").write_text("NOTES = []\n")
+    StagedChanges(tmp_path).stage("an earlier run", [StagedFile("notes.py", "NOTES = []\n", "NOTES = [1]\n")])
+    store = ChatStore(tmp_path)
+    _send(tmp_path, store, REQUEST, GOOD)
+    said = " ".join(m["content"] for m in store.load()[0])
+    assert "Changes to notes.py wait in the Review tab" in said
+    assert (tmp_path / "notes.py").read_text() == "NOTES = []\n"  # nothing accepted on its behalf
+
+
+def test_nothing_is_said_of_review_when_nothing_waits(tmp_path: Path) -> None:
+    store = ChatStore(tmp_path)
+    _send(tmp_path, store, REQUEST, GOOD)
+    assert "Review tab" not in " ".join(m["content"] for m in store.load()[0])
