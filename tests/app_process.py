@@ -73,7 +73,7 @@ _PRINTED_URL = re.compile(r"LocalCrew on (http://\S+\?token=(\S+)) ")
 def serve_app(
     *args: str,
     tmp_path: Path,
-    startup_timeout: float = 60,
+    startup_timeout: float = 300,  # a hang, not a slow start: a loaded CI machine took over 60 s
     fast_model: bool = True,
     env: dict[str, str] | None = None,
 ) -> Iterator[RunningApp]:

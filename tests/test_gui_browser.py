@@ -64,7 +64,7 @@ def test_a_request_in_the_browser_fills_the_sidebar_offline(app: RunningApp, tmp
             page.fill("#request textarea", "Write hello.py that prints hello world.")
             page.click("#send")
             page.wait_for_selector("#timeline .lc-call", timeout=240_000)
-            page.wait_for_selector("#context [role=gridcell]:has-text('calc.py:')", timeout=60_000)
+            page.wait_for_selector("#context [role=gridcell]:has-text('calc.py:')", timeout=180_000)
             page.wait_for_function(
                 "document.querySelector('#chat').innerText.includes('Done in')", timeout=240_000
             )

@@ -94,12 +94,12 @@ def test_stop_ends_the_run_cleanly_and_quickly(app: RunningApp) -> None:
     assert not job.done(), "a Stop in another tab ended this tab's run"
     client.predict(api_name="/stop")
     stopped_at = time.monotonic()
-    chat, *_ = job.result(timeout=60)
+    chat, *_ = job.result(timeout=300)
     took = time.monotonic() - stopped_at
     assert "Stopped by the user" in " ".join(_text(m) for m in chat[-3:])
     # A hang, not a speed, is what a test can catch: ~1 s when idle, 16 s seen with the suite in two
     # workers on two cores.
-    assert took < 60, f"stop took {took:.1f} s"
+    assert took < 180, f"stop took {took:.1f} s"
 
 
 def _undo(client: Any) -> str:

@@ -62,30 +62,30 @@ def test_a_run_over_two_files_is_held_and_only_the_accepted_hunks_land(
 
     page.get_by_role("tab", name="Review").click()
     page.wait_for_function(
-        "document.querySelector('#review-diff').innerText.includes('calc.py')", timeout=60_000
+        "document.querySelector('#review-diff').innerText.includes('calc.py')", timeout=180_000
     )
     page.click("#review-file input")
     page.get_by_role("option", name="calc.py", exact=False).first.click()
     page.wait_for_function(
-        "document.querySelectorAll('#review-hunks input[type=checkbox]').length === 2", timeout=60_000
+        "document.querySelectorAll('#review-hunks input[type=checkbox]').length === 2", timeout=180_000
     )
     page.locator("#review-hunks label", has_text="hunk 2").click()  # untick f8's change
     page.click("#review-accept")
     page.wait_for_function(
-        "document.querySelector('#review-message').innerText.includes('Accepted')", timeout=60_000
+        "document.querySelector('#review-message').innerText.includes('Accepted')", timeout=180_000
     )
     assert (workspace / "calc.py").read_text() == CALC.replace("return x + 1\n", "return x + 100\n")
 
     page.click("#review-file input")
     page.get_by_role("option", name="util.py", exact=False).first.click()
     page.wait_for_function(
-        "document.querySelector('#review-diff').innerText.includes('util.py')", timeout=60_000
+        "document.querySelector('#review-diff').innerText.includes('util.py')", timeout=180_000
     )
     page.click("#review-reject")
     page.wait_for_function(
-        "document.querySelector('#review-message').innerText.includes('Rejected')", timeout=60_000
+        "document.querySelector('#review-message').innerText.includes('Rejected')", timeout=180_000
     )
     assert (workspace / "util.py").read_text() == UTIL  # rejected: untouched
     page.wait_for_function(  # the refresh after a Reject: nothing waits any more
-        "document.querySelector('#review-diff').innerText.includes('No staged change')", timeout=60_000
+        "document.querySelector('#review-diff').innerText.includes('No staged change')", timeout=180_000
     )
