@@ -357,7 +357,11 @@ class CrewSession:
                 cancel=self.cancel,
                 reviewer_engine=getattr(self.host, "reviewer_engine", None),  # None: the coder reviews
             )
-            _say_what_waits_for_review(self.workspace(), bus)
+            from tools.staged_changes import pending_note
+
+            waiting = pending_note(self.workspace())
+            if waiting:
+                bus.emit(Notice(level="info", message=waiting))
             summary = runner.run(ticket.request, fresh=fresh)
             if summary.run_id and summary.files_changed:
                 from tools.staged_changes import stage_run
@@ -367,18 +371,3 @@ class CrewSession:
                     bus.emit(Notice(level="info", message=held))
         except Exception as exc:  # noqa: BLE001 - the page must stay up and say what happened
             bus.emit(Notice(level="error", message=f"The run could not start: {type(exc).__name__}: {exc}"))
-
-
-def _say_what_waits_for_review(workspace: Path, bus: EventBus) -> None:
-    """A request sent while an earlier run's changes wait in the Review tab sees the files without
-    them (they are not on disk yet): say so, or a follow-up's "it" seems to have lost them."""
-    from tools.staged_changes import StagedChanges
-
-    waiting = sorted({f.rel for _, _, files in StagedChanges(workspace).pending() for f in files})
-    if waiting:
-        names = ", ".join(waiting[:5]) + (f" and {len(waiting) - 5} more" if len(waiting) > 5 else "")
-        message = (
-            f"Changes to {names} wait in the Review tab: this request sees those files as they are"
-            " on disk, without them. Accept them first to build on them."
-        )
-        bus.emit(Notice(level="info", message=message))

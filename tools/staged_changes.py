@@ -242,3 +242,16 @@ def stage_run(workspace: Path | str, run_id: str, label: str, mode: str) -> str 
         " Open the **Review** tab to accept or reject it, file by file or hunk by hunk;"
         " a follow-up request builds on what is accepted."
     )
+
+
+def pending_note(workspace: Path | str) -> str | None:
+    """What to tell a request sent while staged changes wait: it sees those files without them
+    (they are not on disk yet), or a follow-up's "it" seems to have lost them. None: nothing waits."""
+    waiting = sorted({f.rel for _, _, files in StagedChanges(workspace).pending() for f in files})
+    if not waiting:
+        return None
+    names = ", ".join(waiting[:5]) + (f" and {len(waiting) - 5} more" if len(waiting) > 5 else "")
+    return (
+        f"Changes to {names} wait in the Review tab: this request sees those files as they are"
+        " on disk, without them. Accept them first to build on them."
+    )
