@@ -31,7 +31,7 @@ from agents.events import (
 )
 from agents.request_facts import RequestFacts
 from agents.rule_registry import RuleSwitches, Stage
-from agents.tests_before import TestResults, verdict
+from agents.tests_before import REGRESSED, TestResults, verdict
 from agents.write_rules import WriteDraft
 from agents.written_checks import CheckOutcome, check_program, read_outcome
 from tools.sandbox import RunLimits, RunResult, run_command, run_pytest, run_python
@@ -124,13 +124,32 @@ def run_check(context: ToolContext, kind: str, target: str, *, expects_output: b
     return _report(context, result, problem, stopped_at_input=at_input)
 
 
+# The user's own suite is no generated snippet: it may need more than a program's 10 s, and a
+# loaded machine slows pytest's start several-fold. (At 10 s the suite ran out of time before a
+# run in CI; nothing was known of it, and a round that broke a passing test stayed on disk.)
+SUITE_S = 120.0
+
+
+def suite_limits(limits: RunLimits, before: TestResults | None) -> RunLimits:
+    """The project's tests: SUITE_S before the run; after it, a few times what they took then."""
+    if before is None or before.seconds <= 0:
+        return replace(limits, wall_s=max(limits.wall_s, SUITE_S))
+    return replace(limits, wall_s=max(limits.wall_s, min(SUITE_S, 3 * before.seconds + 10)))
+
+
 def run_tests(context: ToolContext, before: TestResults | None) -> Check:
     """The project's tests, each test's outcome compared with `before` (the tests before the run;
-    None: judged by the exit code alone, as a plain run)."""
-    result = run_pytest(context.root, ".", limits=context.limits, extra=("-rA",))
+    None: judged by the exit code alone, as a plain run). Tests that passed before and no longer
+    run to their end (a hang, a crash of pytest) are broken by the run, as a failure would be."""
+    result = run_pytest(context.root, ".", limits=suite_limits(context.limits, before), extra=("-rA",))
     now = TestResults.parse(result.stdout_tail) if before is not None else None
-    if before is None or now is None or result.limit_hit is not None or result.exit_code not in (0, 1):
+    if before is None:
         return _report(context, result, "")
+    if now is None or result.limit_hit is not None or result.exit_code not in (0, 1):
+        if not before.passed or result.limit_hit == "stop":
+            return _report(context, result, "")
+        ended = f"the {result.limit_hit} limit" if result.limit_hit else f"exit code {result.exit_code}"
+        return _report(context, result, f"{REGRESSED}: the tests did not run to their end ({ended})")
     found = verdict(before, now, context.facts)
     if found.problem:
         return _report(context, result, found.problem)

@@ -90,8 +90,16 @@ class RoundChecks:
         if not state.user_tests or not self.rules.on("tests_before_run"):
             return
         state.context.agent = "checks"
-        before = run_tests(state.context, None)
-        state.tests_before = TestResults.parse(before.result.stdout_tail)
+        before = run_tests(state.context, None).result
+        state.tests_before = TestResults.parse(before.stdout_tail, before.duration_s)
+        if state.tests_before is None and before.limit_hit not in (None, "stop"):
+            self.bus.emit(
+                Notice(
+                    level="warning",
+                    message=f"The project's tests did not finish before the run ({before.summary()}):"
+                    " the rounds are judged by their exit code alone, not test by test.",
+                )
+            )
         if state.tests_before is not None:
             notice = already_failing_notice(state.tests_before, state.facts)
             if notice:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from agents.crew_tools import Check, ToolContext, WriteFileTool
 from agents.edit_guard import definitions
 from agents.events import EventBus, FileChanged, Notice
+from agents.tests_before import REGRESSED
 from agents.written_checks import CheckOutcome
 
 
@@ -81,9 +82,6 @@ def version_of(
         asked,
     )
     return Version(round_number, score, contents, [r.summary() for r in results], tuple(sorted(failures)))
-
-
-REGRESSED = "passed before this run and fail now"
 
 
 def regressed(version: Version) -> bool:

@@ -16,6 +16,8 @@ from agents.request_facts import RequestFacts
 
 # pytest -rA's short summary: "PASSED test_a.py::test_one", "FAILED test_a.py::test_two - ...",
 # "ERROR test_b.py - ImportError..." (a file that cannot be collected).
+# What a round's check line says of tests it broke; the runner keeps no round that says it.
+REGRESSED = "passed before this run and fail now"
 _OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR|XPASS|XFAIL|SKIPPED)\s+(\S+)", re.M)
 
 
@@ -23,9 +25,10 @@ _OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR|XPASS|XFAIL|SKIPPED)\s+(\S+)", re.
 class TestResults:
     passed: frozenset[str]
     failed: frozenset[str]  # failed, or errored (collection errors are named by file)
+    seconds: float = 0.0  # how long the run took (0: not known)
 
     @classmethod
-    def parse(cls, stdout: str) -> TestResults | None:
+    def parse(cls, stdout: str, seconds: float = 0.0) -> TestResults | None:
         """Each test's outcome from `pytest -rA` output; None when there is none to read."""
         passed, failed = set(), set()
         for outcome, test in _OUTCOME.findall(stdout):
@@ -35,7 +38,7 @@ class TestResults:
                 failed.add(test)
         if not passed and not failed:
             return None
-        return cls(frozenset(passed), frozenset(failed))
+        return cls(frozenset(passed), frozenset(failed), seconds)
 
 
 def test_file(test_id: str) -> str:
@@ -71,7 +74,7 @@ class TestVerdict:
     def problem(self) -> str:
         parts = []
         if self.regressions:
-            parts.append(f"passed before this run and fail now: {', '.join(self.regressions[:6])}")
+            parts.append(f"{REGRESSED}: {', '.join(self.regressions[:6])}")
         if self.still_failing:
             parts.append(
                 f"the request is about these, and they still fail: {', '.join(self.still_failing[:6])}"

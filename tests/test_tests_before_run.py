@@ -54,6 +54,30 @@ def test_a_run_whose_every_round_breaks_a_passing_test_changes_nothing(project: 
     assert any("No try beat the project as it was" in n for n in notices(bus))
 
 
+def test_a_round_after_which_the_tests_no_longer_run_to_their_end_changes_nothing(project: Path) -> None:
+    # pytest dies in test_mean, which passed before: no test fails, none passes either.
+    dies = MEDIAN.replace("    return sum(xs)", "    import os\n\n    os._exit(3)\n    return sum(xs)")
+    summary, bus, _ = crew(project, "Add median(xs) to stats.py.", coder=[files(("stats.py", dies))] * 4)
+    assert not summary.approved
+    assert (project / "stats.py").read_text() == STATS
+    problems = [c.problem for c in events(bus, CheckRun)]
+    assert any(
+        "passed before this run and fail now: the tests did not run to their end" in p for p in problems
+    )
+
+
+def test_the_suite_gets_minutes_before_the_run_and_a_few_times_its_time_after() -> None:
+    from agents.crew_tools import SUITE_S, suite_limits
+    from agents.tests_before import TestResults
+    from tools.sandbox import RunLimits
+
+    took = TestResults(frozenset({"t.py::test_a"}), frozenset(), seconds=4.0)
+    assert suite_limits(RunLimits(wall_s=10), None).wall_s == SUITE_S
+    assert suite_limits(RunLimits(wall_s=10), took).wall_s == 22.0
+    assert suite_limits(RunLimits(wall_s=10), TestResults(frozenset(), frozenset(), 90.0)).wall_s == SUITE_S
+    assert suite_limits(RunLimits(wall_s=300), took).wall_s == 300
+
+
 def test_a_request_about_the_failing_test_must_make_it_pass(project: Path) -> None:
     (project / "test_other.py").unlink()
     (project / "durations.py").write_text("def minutes(h):\n    return h * 30\n")
