@@ -5,7 +5,7 @@ CrewSession's; the conversation is the workspace's ChatStore."""
 from __future__ import annotations
 
 import copy
-import time
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ def _sidebar_outputs(view: RunView) -> tuple[str, list[list[str]], str]:
 
 
 EMPTY_SIDEBAR = (timeline_html([]), [], "", [])
+_DRAWN_AT = re.compile(r' data-now="[^"]*"')  # when the server drew the run clock (crew_session.Progress)
 
 
 class CrewChat:
@@ -57,8 +58,11 @@ class CrewChat:
         messages, notice = self.store().load()
         return messages, f"**Note:** {notice}" if notice else "", *self.sidebar_now()
 
-    def queue_state(self, owner: str, ticket: Ticket) -> tuple[str, Any]:
-        """The line under the chat (place in the queue, or elapsed time and round) and Cancel."""
+    def queue_state(self, owner: str, ticket: Ticket, sent: str = "") -> tuple[str, Any]:
+        """The line under the chat (place in the queue, or elapsed time and round) and Cancel.
+        `sent`: the line as last sent, kept when only its drawing time differs (the page's clock
+        ticks by itself): a line that changed on every draw went to the page several times a
+        second, and was redrawn there each time."""
         session = self.state.session
         mine = session.waiting_count(owner)
         if ticket.state == "waiting":
@@ -69,6 +73,8 @@ class CrewChat:
                 text += f" · {mine} more of your requests waiting"
         else:
             text = f"{mine} of your requests waiting." if mine else ""
+        if sent and _DRAWN_AT.sub("", sent) == _DRAWN_AT.sub("", text):
+            text = sent
         return text, gr.Button(visible=mine > 0)
 
     def run(
@@ -85,8 +91,9 @@ class CrewChat:
         last: tuple[Any, ...] = ()
         box: Any = ""  # the request box is cleared once; what is typed during the run stays
         sent: tuple[Any, ...] = ()
+        line = ""
         for view in self.state.session.run(message, owner=owner, ticket=ticket, on_change=saver):
-            line, cancel_button = self.queue_state(owner, ticket)
+            line, cancel_button = self.queue_state(owner, ticket, line)
             # Only a change goes to the page: a slow page on a loaded machine, sent the same chat
             # several times a second, falls ever further behind. (A waiting view is one object that
             # changes, hence the copy.)
@@ -124,8 +131,12 @@ class CrewChat:
             return nothing  # nothing to watch, or this tab's waiting request shows its own chat
         if live.ticket.owner == owner and not live.detached:
             return nothing  # this tab streams it itself
-        if live.finished_at is not None and time.monotonic() - live.finished_at > WATCH_S:
-            return nothing
+        if live.finished_at is not None:
+            # Each watching page gets the run's end once. (Within WATCH_S of it, as it was, a tick
+            # that came late on a loaded machine left the page saying "Running" forever.)
+            if owner in live.end_shown:
+                return nothing
+            live.end_shown.add(owner)
         running = live.finished_at is None
         line = f"{session.progress.line()} (started in another tab or before a reload)"
         return self.store().load()[0], line if running else "", *self.sidebar_now()

@@ -50,6 +50,11 @@ class Progress:
     round: int = 0
     agent: str = ""
 
+    def __post_init__(self) -> None:
+        # The same moment in wall time, for the page's clock; fixed, so the line stays the same
+        # until the round or the agent changes.
+        self.started_wall = time.time() - (time.monotonic() - self.started)
+
     def apply(self, event: Event) -> None:
         if isinstance(event, RunStarted):
             self.rounds = event.rounds
@@ -65,8 +70,7 @@ class Progress:
         run's start in wall time, so it keeps time between the server's updates, which a busy
         machine delays."""
         elapsed = time.monotonic() - self.started
-        now = time.time()
-        clock = f'<span class="lc-clock" data-start="{now - elapsed:.3f}" data-now="{now:.3f}">'
+        clock = f'<span class="lc-clock" data-start="{self.started_wall:.3f}" data-now="{time.time():.3f}">'
         return self._line(f"{clock}{_clock(int(elapsed))}</span>")
 
     def _line(self, clock: str) -> str:
@@ -92,6 +96,7 @@ class LiveRun:
     done: threading.Event = field(default_factory=threading.Event)
     detached: bool = False  # its page went away; the run goes on
     finished_at: float | None = None
+    end_shown: set[str] = field(default_factory=set)  # the pages that watched it and were shown its end
 
     def snapshot(self) -> RunView:
         """A copy to hand to the page: the run's thread keeps changing the view."""

@@ -28,9 +28,11 @@ KEYS_JS = """
   // offset by this browser's clock as it stood when the server last drew the line.
   setInterval(() => {
     document.querySelectorAll('.lc-clock').forEach((el) => {
-      const now = Date.now() / 1000;
-      if (!el.dataset.offset) { el.dataset.offset = String(now - Number(el.dataset.now)); }
-      const s = Math.max(0, Math.floor(now - Number(el.dataset.offset) - Number(el.dataset.start)));
+      const now = Date.now() / 1000, sent = Number(el.dataset.now), start = Number(el.dataset.start);
+      // A line drawn but not yet given its data (a slow page) waits: NaN:NaN showed, and stayed.
+      if (!Number.isFinite(sent) || !Number.isFinite(start) || el.dataset.now === '') { return; }
+      if (!el.dataset.offset) { el.dataset.offset = String(now - sent); }
+      const s = Math.max(0, Math.floor(now - Number(el.dataset.offset) - start));
       el.textContent = Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
     });
   }, 1000);

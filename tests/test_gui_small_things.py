@@ -58,3 +58,29 @@ def test_a_click_on_a_name_opens_the_file_and_shows_the_editor(tmp_path: Path) -
 
 def test_an_empty_chat_shows_an_example_request() -> None:
     assert "For example" in EMPTY_CHAT and "fizzbuzz.py" in EMPTY_CHAT
+
+
+def test_the_run_line_is_sent_again_only_when_more_than_its_drawing_time_changed() -> None:
+    progress = Progress(started=time.monotonic() - 5)
+    session = SimpleNamespace(waiting_count=lambda owner=None: 0, progress=progress)
+    chat = CrewChat(SimpleNamespace(session=session))  # type: ignore[arg-type]
+    running = Ticket("tab", state="running")
+    first, _ = chat.queue_state("tab", running)
+    time.sleep(0.01)
+    assert chat.queue_state("tab", running, first)[0] is first  # the page's clock ticks by itself
+    progress.round, progress.rounds = 2, 3
+    later, _ = chat.queue_state("tab", running, first)
+    assert later != first and "round 2 of 3" in later
+
+
+def test_a_watching_page_is_shown_the_runs_end_once_however_late_its_tick(tmp_path: Path) -> None:
+    live = LiveRun(RunView("write a story"), Ticket("first-tab"))
+    live.finished_at = time.monotonic() - 60  # the run ended a minute before this tab's tick
+    session = SimpleNamespace(
+        live=live, progress=Progress(), waiting_count=lambda owner=None: 0, seen=lambda owner: None
+    )
+    chat = CrewChat(SimpleNamespace(session=session, workspace=tmp_path))  # type: ignore[arg-type]
+    other_tab = SimpleNamespace(session_hash="second-tab")
+    ended = chat.watch(other_tab)  # type: ignore[arg-type]
+    assert ended[1] == ""  # the line under the chat no longer says "Running"
+    assert all(value == gr.skip() for value in chat.watch(other_tab))  # type: ignore[arg-type]
