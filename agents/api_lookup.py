@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from typing import Any
 
 from agents.crew_tools import Check, ToolContext
 from agents.events import ToolCallFailed, ToolCallFinished, ToolCallStarted
@@ -16,28 +17,48 @@ from tools.api_docs import imported_modules, library_names, lookup_error, lookup
 MAX_CHARS = 1200  # about 300 tokens of the coder's prompt
 
 
+class _Call:
+    """One lookup as the sidebar shows it: the checks' call, timed from here, that finished with
+    the text found or failed."""
+
+    def __init__(self, context: ToolContext, name: str, arguments: dict[str, Any]) -> None:
+        self.bus, self.began = context.bus, time.perf_counter()
+        self.fields = {
+            "call_id": uuid.uuid4().hex[:12],
+            "agent": "checks",
+            "name": name,
+            "arguments": arguments,
+        }
+
+    def started(self) -> None:
+        self.bus.emit(ToolCallStarted(**self.fields))
+
+    def finished(self, text: str) -> str:
+        self.bus.emit(
+            ToolCallFinished(**self.fields, result=text, duration_s=time.perf_counter() - self.began)
+        )
+        return text
+
+    def failed(self, error: str) -> str:
+        self.bus.emit(ToolCallFailed(**self.fields, error=error, duration_s=time.perf_counter() - self.began))
+        return ""
+
+
 def docs_for(context: ToolContext, results: list[Check], written: dict[str, str]) -> str:
     """The documentation of what the failed runs misused ('' when they misused no API)."""
     errors = "\n".join(r.result.stderr_tail for r in results if not r.passed and r.result.stderr_tail)
     if not errors.strip():
         return ""
     hints = list(dict.fromkeys(m for text in written.values() for m in imported_modules(text)))
-    call = {
-        "call_id": uuid.uuid4().hex[:12],
-        "agent": "checks",
-        "name": "api_docs",
-        "arguments": {"error": errors[-300:]},
-    }
-    began = time.perf_counter()
+    call = _Call(context, "api_docs", {"error": errors[-300:]})
     lookup = lookup_error(errors, context.root, hints=hints)
     # What the checks' Python does not have (a module not installed there) may be on the web.
     absent = [r.query.name for r in lookup.results if not r.found]
     web = _from_the_web(context, absent or ([q.name for q in lookup.queries] if not lookup.results else []))
     if not lookup.found:
         return web
-    text = lookup.text(max_chars=MAX_CHARS)
-    context.bus.emit(ToolCallStarted(**call))
-    context.bus.emit(ToolCallFinished(**call, result=text, duration_s=time.perf_counter() - began))
+    call.started()
+    text = call.finished(lookup.text(max_chars=MAX_CHARS))
     return f"{text}\n{web}" if web else text
 
 
@@ -48,22 +69,12 @@ def docs_named(context: ToolContext, request: str) -> str:
     names = library_names(request)
     if not names:
         return ""
-    call = {
-        "call_id": uuid.uuid4().hex[:12],
-        "agent": "checks",
-        "name": "api_docs",
-        "arguments": {"names": names},
-    }
-    began = time.perf_counter()
-    context.bus.emit(ToolCallStarted(**call))
+    call = _Call(context, "api_docs", {"names": names})
+    call.started()
     lookup = lookup_names(names, context.root)
-    took = time.perf_counter() - began
     if not lookup.found:
-        context.bus.emit(ToolCallFailed(**call, error=lookup.error or "nothing found", duration_s=took))
-        return ""
-    text = lookup.text(max_chars=MAX_CHARS)
-    context.bus.emit(ToolCallFinished(**call, result=text, duration_s=took))
-    return text
+        return call.failed(lookup.error or "nothing found")
+    return call.finished(lookup.text(max_chars=MAX_CHARS))
 
 
 def _from_the_web(context: ToolContext, names: list[str]) -> str:
@@ -73,18 +84,12 @@ def _from_the_web(context: ToolContext, names: list[str]) -> str:
     if context.web_docs is None:
         return ""
     for name in list(dict.fromkeys(names))[:2]:
-        asked = {"name": name, "hosts": context.web_docs.hosts}
-        call = {"call_id": uuid.uuid4().hex[:12], "agent": "checks", "name": "web_docs", "arguments": asked}
-        began = time.perf_counter()
-        context.bus.emit(ToolCallStarted(**call))
+        call = _Call(context, "web_docs", {"name": name, "hosts": context.web_docs.hosts})
+        call.started()
         doc = context.web_docs.lookup(name, max_chars=MAX_CHARS)
-        took = time.perf_counter() - began
         if doc is None:
-            error = f"no page for {name} on the allowed hosts"
-            context.bus.emit(ToolCallFailed(**call, error=error, duration_s=took))
+            call.failed(f"no page for {name} on the allowed hosts")
             continue
         where = f"{doc.url} (cached)" if doc.cached else doc.url
-        text = f"Documentation of {name} from {where}:\n{doc.text}"
-        context.bus.emit(ToolCallFinished(**call, result=text, duration_s=took))
-        return text
+        return call.finished(f"Documentation of {name} from {where}:\n{doc.text}")
     return ""
