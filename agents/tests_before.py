@@ -14,10 +14,10 @@ from pathlib import Path
 
 from agents.request_facts import RequestFacts
 
-# pytest -rA's short summary: "PASSED test_a.py::test_one", "FAILED test_a.py::test_two - ...",
-# "ERROR test_b.py - ImportError..." (a file that cannot be collected).
 # What a round's check line says of tests it broke; the runner keeps no round that says it.
 REGRESSED = "passed before this run and fail now"
+# pytest -rA's short summary: "PASSED test_a.py::test_one", "FAILED test_a.py::test_two - ...",
+# "ERROR test_b.py - ImportError..." (a file that cannot be collected).
 _OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR|XPASS|XFAIL|SKIPPED)\s+(\S+)", re.M)
 
 

@@ -24,15 +24,17 @@ KEYS_JS = """
       if (save) { e.preventDefault(); save.click(); }
     }
   }, true);
-  // The run clock (gui/crew_session.Progress.line): wall time since the run started, each second,
-  // offset by this browser's clock as it stood when the server last drew the line.
+  // The run clock (gui/crew_session.Progress.line): wall time since the run started, each second.
+  // The browser's clock may differ from the server's: each line says when the server drew it, and
+  // the smallest difference seen is the best guess (a line shown late, or drawn again from an
+  // old value, only makes it larger).
   setInterval(() => {
     document.querySelectorAll('.lc-clock').forEach((el) => {
       const now = Date.now() / 1000, sent = Number(el.dataset.now), start = Number(el.dataset.start);
       // A line drawn but not yet given its data (a slow page) waits: NaN:NaN showed, and stayed.
       if (!Number.isFinite(sent) || !Number.isFinite(start) || el.dataset.now === '') { return; }
-      if (!el.dataset.offset) { el.dataset.offset = String(now - sent); }
-      const s = Math.max(0, Math.floor(now - Number(el.dataset.offset) - start));
+      window.lcClockOffset = Math.min(window.lcClockOffset ?? Infinity, now - sent);
+      const s = Math.max(0, Math.floor(now - window.lcClockOffset - start));
       el.textContent = Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
     });
   }, 1000);

@@ -257,6 +257,10 @@ def test_a_run_goes_on_through_a_reload_and_the_reloaded_page_can_stop_it(
     page.fill("#request textarea", "Write a long story generator in story.py.")
     page.click("#send")
     _wait_for(page, "document.querySelector('#run-line').innerText.includes('round 1')", HANG_MS)
+    # The clock ticks in the page, between the server's updates of the line.
+    clock = "(document.querySelector('#run-line .lc-clock') || {}).textContent || ''"
+    shown = page.evaluate(clock)
+    _wait_for(page, f"/^\\d+:\\d\\d$/.test({clock}) && {clock} !== {json.dumps(shown)}", HANG_MS)
     # A second Send in the same tab during the run queues (it was dropped) and can be withdrawn.
     page.fill("#request textarea", "Write second.py that prints 2.")
     page.press("#request textarea", "Enter")
