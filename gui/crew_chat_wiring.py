@@ -54,7 +54,10 @@ class CrewChat:
     def store(self) -> ChatStore:
         return self._chats.setdefault(self.state.workspace, ChatStore(self.state.workspace))
 
-    def load_chat(self) -> tuple[Any, ...]:
+    def load_chat(self, request: gr.Request) -> tuple[Any, ...]:
+        live = self.state.session.live
+        if live is not None and live.finished_at is None:  # the page shows it going: its end is owed
+            live.watchers.add(request.session_hash or "")
         messages, notice = self.store().load()
         return messages, f"**Note:** {notice}" if notice else "", *self.sidebar_now()
 
@@ -132,11 +135,14 @@ class CrewChat:
         if live.ticket.owner == owner and not live.detached:
             return nothing  # this tab streams it itself
         if live.finished_at is not None:
-            # Each watching page gets the run's end once. (Within WATCH_S of it, as it was, a tick
-            # that came late on a loaded machine left the page saying "Running" forever.)
-            if owner in live.end_shown:
+            # A page shown the run going gets its end once, however late its tick (within WATCH_S
+            # of the end, as it was, a late tick left it saying "Running" forever); a page loaded
+            # after the end has it from its load.
+            if owner not in live.watchers:
                 return nothing
-            live.end_shown.add(owner)
+            live.watchers.discard(owner)
+        else:
+            live.watchers.add(owner)
         running = live.finished_at is None
         line = f"{session.progress.line()} (started in another tab or before a reload)"
         return self.store().load()[0], line if running else "", *self.sidebar_now()

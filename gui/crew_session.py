@@ -96,7 +96,7 @@ class LiveRun:
     done: threading.Event = field(default_factory=threading.Event)
     detached: bool = False  # its page went away; the run goes on
     finished_at: float | None = None
-    end_shown: set[str] = field(default_factory=set)  # the pages that watched it and were shown its end
+    watchers: set[str] = field(default_factory=set)  # the other pages shown it going, not yet its end
 
     def snapshot(self) -> RunView:
         """A copy to hand to the page: the run's thread keeps changing the view."""

@@ -40,10 +40,10 @@ def test_a_reloaded_page_gets_the_last_runs_sidebar(tmp_path: Path) -> None:
     state = SimpleNamespace(session=SimpleNamespace(live=LiveRun(view, Ticket("tab"))), workspace=tmp_path)
     chat = CrewChat(state)  # type: ignore[arg-type]
     chat._live_workspace = tmp_path  # as run() records it once the request holds the model
-    loaded = chat.load_chat()
+    loaded = chat.load_chat(SimpleNamespace(session_hash="tab"))  # type: ignore[arg-type]
     assert "write_file" in loaded[2]
     state.workspace = tmp_path / "another"  # another workspace: that run's sidebar is not shown
-    assert "write_file" not in chat.load_chat()[2]
+    assert "write_file" not in chat.load_chat(SimpleNamespace(session_hash="tab"))[2]  # type: ignore[arg-type]
 
 
 def test_a_click_on_a_name_opens_the_file_and_shows_the_editor(tmp_path: Path) -> None:
@@ -75,12 +75,15 @@ def test_the_run_line_is_sent_again_only_when_more_than_its_drawing_time_changed
 
 def test_a_watching_page_is_shown_the_runs_end_once_however_late_its_tick(tmp_path: Path) -> None:
     live = LiveRun(RunView("write a story"), Ticket("first-tab"))
-    live.finished_at = time.monotonic() - 60  # the run ended a minute before this tab's tick
     session = SimpleNamespace(
         live=live, progress=Progress(), waiting_count=lambda owner=None: 0, seen=lambda owner: None
     )
     chat = CrewChat(SimpleNamespace(session=session, workspace=tmp_path))  # type: ignore[arg-type]
-    other_tab = SimpleNamespace(session_hash="second-tab")
-    ended = chat.watch(other_tab)  # type: ignore[arg-type]
-    assert ended[1] == ""  # the line under the chat no longer says "Running"
-    assert all(value == gr.skip() for value in chat.watch(other_tab))  # type: ignore[arg-type]
+    watching, later = SimpleNamespace(session_hash="second-tab"), SimpleNamespace(session_hash="third-tab")
+    assert "Running" in chat.watch(watching)[1]  # type: ignore[arg-type]
+    live.finished_at = time.monotonic() - 60  # the run ended a minute before this tab's next tick
+    assert chat.watch(watching)[1] == ""  # type: ignore[arg-type]  # the line no longer says "Running"
+    assert all(value == gr.skip() for value in chat.watch(watching))  # type: ignore[arg-type]
+    # A page loaded after the end has the chat from its load: a tick must not bring it back after
+    # the user cleared it.
+    assert all(value == gr.skip() for value in chat.watch(later))  # type: ignore[arg-type]
