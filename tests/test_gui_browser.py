@@ -17,6 +17,7 @@ import pytest
 
 from tests.app_process import RunningApp, serve_app
 
+HANG_MS = 240_000  # a wait on the page that only a hang outlasts, even on a loaded CI machine
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -58,9 +59,10 @@ def test_a_request_in_the_browser_fills_the_sidebar_offline(app: RunningApp, tmp
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.set_default_timeout(HANG_MS)  # clicks too: one waits for its button to hold still
             page.on("request", lambda request: requested.append(request.url))
             page.goto(app.url)
-            page.wait_for_selector("#request textarea", timeout=30_000)
+            page.wait_for_selector("#request textarea", timeout=180_000)
             page.fill("#request textarea", "Write hello.py that prints hello world.")
             page.click("#send")
             page.wait_for_selector("#timeline .lc-call", timeout=240_000)
@@ -78,14 +80,14 @@ def test_a_request_in_the_browser_fills_the_sidebar_offline(app: RunningApp, tmp
             page.wait_for_function(
                 "names => names.every(n => document.querySelector('#files').innerText.includes(n))",
                 arg=sorted(written),
-                timeout=30_000,
+                timeout=180_000,
             )
             page.screenshot(path=str(screenshot))
 
             page.locator("#context [role=gridcell]:has-text('calc.py:')").first.click()
             page.wait_for_function(
                 "document.querySelector('#open-path textarea, #open-path input').value === 'calc.py'",
-                timeout=30_000,
+                timeout=180_000,
             )
             assert "def add" in page.locator("#editor").inner_text()
 
@@ -102,13 +104,13 @@ def test_a_request_in_the_browser_fills_the_sidebar_offline(app: RunningApp, tmp
             page.wait_for_function(
                 "line => document.querySelector('#editor').innerText.includes(line)",
                 arg=first_line,
-                timeout=30_000,
+                timeout=180_000,
             )
 
             # New conversation empties the chat (the crew's memory of it is tested below the page).
             page.click("#clear-chat")
             page.wait_for_function(
-                "!document.querySelector('#chat').innerText.includes('Done in')", timeout=30_000
+                "!document.querySelector('#chat').innerText.includes('Done in')", timeout=180_000
             )
             assert "Write hello.py" not in page.locator("#chat").inner_text()
         finally:

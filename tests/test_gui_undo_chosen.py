@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.app_process import RunningApp, serve_app
-from tests.test_gui_browser import CHROMIUM_ARGS, chromium_path
+from tests.test_gui_browser import CHROMIUM_ARGS, HANG_MS, chromium_path
 
 
 def _run(workspace: Path, label: str, writes: dict[str, str]) -> None:
@@ -54,7 +54,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
 
 def _message_includes(page: Any, text: str) -> None:
     page.wait_for_function(
-        f"document.querySelector('#undo-message').innerText.includes({text!r})", timeout=15_000
+        f"document.querySelector('#undo-message').innerText.includes({text!r})", timeout=180_000
     )
 
 
@@ -66,8 +66,9 @@ def test_undo_of_an_older_run_asks_before_deleting_and_redo_brings_it_back(app: 
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
             page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+            page.set_default_timeout(HANG_MS)  # clicks too: one waits for its button to hold still
             page.goto(app.url)
-            page.wait_for_selector("#request textarea", timeout=30_000)
+            page.wait_for_selector("#request textarea", timeout=180_000)
             page.get_by_role("tab", name="Last run").click()
             page.click("#run-choice input")
             options = page.get_by_role("option")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.app_process import RunningApp, serve_app
-from tests.test_gui_browser import CHROMIUM_ARGS, chromium_path
+from tests.test_gui_browser import CHROMIUM_ARGS, HANG_MS, chromium_path
 from tests.test_gui_undo_chosen import _run
 
 ORIGINAL = "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
@@ -38,7 +38,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
         yield running
 
 
-def _wait_text(page: Any, selector: str, text: str, timeout: int = 15_000) -> None:
+def _wait_text(page: Any, selector: str, text: str, timeout: int = 180_000) -> None:
     page.wait_for_function(
         "([sel, text]) => document.querySelector(sel).innerText.includes(text)",
         arg=[selector, text],
@@ -59,12 +59,13 @@ def test_undo_of_an_earlier_run_after_a_hand_edit_keeps_the_hand_edit(app: Runni
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
             page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+            page.set_default_timeout(HANG_MS)  # clicks too: one waits for its button to hold still
             page.goto(app.url)
-            page.wait_for_selector("#request textarea", timeout=30_000)
+            page.wait_for_selector("#request textarea", timeout=180_000)
             # A click on the name opens the file (it once took the checkbox).
             page.locator("#files li", has_text="shapes.py").first.get_by_text("shapes.py", exact=True).click()
             page.wait_for_function(
-                f"document.querySelector('{PATH_BOX}').value === 'shapes.py'", timeout=15_000
+                f"document.querySelector('{PATH_BOX}').value === 'shapes.py'", timeout=180_000
             )
             page.click("#editor .cm-content")
             page.keyboard.press("Control+End")
@@ -92,7 +93,7 @@ def test_undo_of_an_earlier_run_after_a_hand_edit_keeps_the_hand_edit(app: Runni
             assert (workspace / "shapes.py").read_text() == hand_edited
             page.wait_for_function(  # the chooser follows the redone run
                 "document.querySelector('#run-choice input').value.includes('Validate w in area')",
-                timeout=15_000,
+                timeout=180_000,
             )
         finally:
             browser.close()
@@ -106,8 +107,9 @@ def test_reject_asks_before_deleting_a_file_the_run_created(app: RunningApp) -> 
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
             page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+            page.set_default_timeout(HANG_MS)  # clicks too: one waits for its button to hold still
             page.goto(app.url)
-            page.wait_for_selector("#request textarea", timeout=30_000)
+            page.wait_for_selector("#request textarea", timeout=180_000)
             page.get_by_role("tab", name="Last run").click()
             page.click("#reject-file input")
             page.get_by_role("option", name="notes.txt").click()
