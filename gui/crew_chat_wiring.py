@@ -5,7 +5,6 @@ CrewSession's; the conversation is the workspace's ChatStore."""
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 import gradio as gr
 
 from gui.chat_store import ChatSaver, ChatStore
-from gui.crew_session import Ticket
+from gui.crew_session import Ticket, drawn_alike
 from gui.disk_refresh import DiskRefresh
 from gui.ide_state import IdeState
 from gui.page_layout import CodeTab, Sidebar
@@ -29,7 +28,6 @@ def _sidebar_outputs(view: RunView) -> tuple[str, list[list[str]], str]:
 
 
 EMPTY_SIDEBAR = (timeline_html([]), [], "", [])
-_DRAWN_AT = re.compile(r' data-now="[^"]*"')  # when the server drew the run clock (crew_session.Progress)
 
 
 class CrewChat:
@@ -76,7 +74,7 @@ class CrewChat:
                 text += f" · {mine} more of your requests waiting"
         else:
             text = f"{mine} of your requests waiting." if mine else ""
-        if sent and _DRAWN_AT.sub("", sent) == _DRAWN_AT.sub("", text):
+        if sent and drawn_alike(sent, text):
             text = sent
         return text, gr.Button(visible=mine > 0)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -80,6 +81,14 @@ class Progress:
         if self.agent:
             parts.append(AGENT_TITLES.get(self.agent, self.agent.title()))
         return " · ".join(parts)
+
+
+_DRAWN_AT = re.compile(r' data-now="[^"]*"')  # when the server drew the line's clock (Progress.line)
+
+
+def drawn_alike(one: str, other: str) -> bool:
+    """Two lines that differ only in when their clock was drawn: the page's clock ticks by itself."""
+    return _DRAWN_AT.sub("", one) == _DRAWN_AT.sub("", other)
 
 
 def _clock(seconds: int) -> str:
@@ -362,15 +371,13 @@ class CrewSession:
                 cancel=self.cancel,
                 reviewer_engine=getattr(self.host, "reviewer_engine", None),  # None: the coder reviews
             )
-            from tools.staged_changes import pending_note
+            from tools.staged_changes import pending_note, stage_run
 
             waiting = pending_note(self.workspace())
             if waiting:
                 bus.emit(Notice(level="info", message=waiting))
             summary = runner.run(ticket.request, fresh=fresh)
             if summary.run_id and summary.files_changed:
-                from tools.staged_changes import stage_run
-
                 held = stage_run(self.workspace(), summary.run_id, ticket.request, settings.review)
                 if held:
                     bus.emit(Notice(level="info", message=held))
