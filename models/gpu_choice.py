@@ -86,7 +86,11 @@ def _fits_reason(entry: CatalogEntry, plan: OffloadPlan, passed: list[str]) -> s
     terms, device = plan.terms, plan.device
     assert device is not None
     score = HUMANEVAL.get(entry.id)
-    better = f" (HumanEval {score} published, against {HUMANEVAL[CPU_CODER]} for the 0.5B)" if score else ""
+    better = ""
+    if score and entry.id != CPU_CODER:
+        better = f" (HumanEval {score} published, against {HUMANEVAL[CPU_CODER]} for the 0.5B)"
+    elif score:
+        better = f" (HumanEval {score} published)"
     skipped = f"; {', '.join(passed)} would not fit whole" if passed else ""
     needs = (
         f"weights {_gib(terms['gpu_weights'])}, KV cache {_gib(terms['gpu_kv'])}, compute "

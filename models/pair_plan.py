@@ -3,8 +3,11 @@
 Each model has its own weights, KV cache and compute buffer; the process has one CUDA context. The
 coder is placed first (it writes the code and takes most of the calls), with as many layers as fit;
 the reviewer gets the VRAM left. Planning them one by one against NVML would count the CUDA context
-twice and give the second model what the first has not yet taken. On the CPU both load when their
-system-memory totals fit what is available, and the plan says so either way.
+twice and give the second model what the first has not yet taken. A model whose every layer stays
+on the CPU still takes its compute buffer on the GPU in a CUDA build (llama.cpp runs a prompt's big
+products there; seen on an H100, bench/results/gpu-2026-11-27), so the coder leaves room for the
+reviewer's. On the CPU both load when their system-memory totals fit what is available, and the plan
+says so either way.
 """
 
 from __future__ import annotations
@@ -30,6 +33,11 @@ class PairPlan:
         return all(
             p.device is not None and p.n_gpu_layers == p.max_layers for p in (self.coder, self.reviewer)
         )
+
+    @property
+    def gpu_bytes_needed(self) -> int:
+        """What both take on the GPU together: layers, caches, compute buffers, one CUDA context."""
+        return _gpu_total(self.coder, self.reviewer)
 
     def text(self) -> str:
         return "\n".join(self.explanation + [f"warning: {w}" for w in self.warnings])
@@ -58,6 +66,16 @@ def _gpu_model_bytes(plan: OffloadPlan) -> int:
     return plan.terms["gpu_weights"] + plan.terms["gpu_kv"] + plan.terms["gpu_compute"]
 
 
+def _compute_without_layers(plan: OffloadPlan) -> int:
+    """The compute buffer a model with no layer on the GPU still puts there (module doc)."""
+    return plan.terms["compute_buffer_partial"] if plan.device is not None and not plan.n_gpu_layers else 0
+
+
+def _gpu_total(*plans: OffloadPlan) -> int:
+    # Each plan's own figure holds the CUDA context once: the second model's settings leave it out.
+    return sum(plan.gpu_bytes_needed + _compute_without_layers(plan) for plan in plans)
+
+
 def plan_pair(
     coder: GGUFInfo,
     reviewer: GGUFInfo,
@@ -67,10 +85,12 @@ def plan_pair(
     ram_available_bytes: int | None,
 ) -> PairPlan:
     """Where each model's layers go, with one CUDA context and one margin for both."""
-    first = plan_offload(coder, gpus, coder_settings, with_alternatives=False)
+    alone = plan_offload(reviewer, gpus, reviewer_settings, with_alternatives=False)
+    floor = alone.terms["compute_buffer_partial"] if alone.device is not None else 0
+    first = plan_offload(coder, _gpu_left(gpus, floor), coder_settings, with_alternatives=False)
     # The reviewer's share: what the coder left, the CUDA context and margin already held back.
     reserved = coder_settings.cuda_context_bytes if first.n_gpu_layers else 0
-    left = _gpu_left(gpus, _gpu_model_bytes(first) + reserved)
+    left = _gpu_left(gpus, _gpu_model_bytes(first) + reserved + _compute_without_layers(first))
     if reserved:  # one CUDA context per process: the coder's is already counted
         reviewer_settings = replace(reviewer_settings, cuda_context_bytes=0)
     second = plan_offload(reviewer, left, reviewer_settings, with_alternatives=False)
@@ -94,7 +114,9 @@ def _where(role: str, info: GGUFInfo, plan: OffloadPlan) -> str:
     terms = plan.terms
     if plan.n_gpu_layers == 0:
         ram = _mib(plan.cpu_bytes_needed)
-        return f"{role} {info.name}: all {plan.max_layers} layers on the CPU, {ram} of RAM."
+        on_gpu = _compute_without_layers(plan)
+        compute = f"; its compute buffer ({_mib(on_gpu)}) on the GPU" if on_gpu else ""
+        return f"{role} {info.name}: all {plan.max_layers} layers on the CPU, {ram} of RAM{compute}."
     on_gpu = "all" if plan.n_gpu_layers == plan.max_layers else f"{plan.n_gpu_layers} of"
     return (
         f"{role} {info.name}: {on_gpu} {plan.max_layers} layers on the GPU (weights "
@@ -125,8 +147,7 @@ def _explain(
         )
     lines += [_where("Coder", coder, first), _where("Reviewer", reviewer, second)]
     if device is not None:
-        context = settings.cuda_context_bytes if first.n_gpu_layers or second.n_gpu_layers else 0
-        used = _gpu_model_bytes(first) + _gpu_model_bytes(second) + context
+        used = _gpu_total(first, second)
         lines.append(f"GPU total {_mib(used)} of {_mib(device.free_bytes)} free.")
     if ram is None:
         lines.append(f"System memory for both: about {_mib(cpu_total)} (available memory could not be read).")

@@ -59,6 +59,15 @@ def test_3_gb_free_takes_the_1_5b_and_names_what_did_not_fit(monkeypatch: pytest
     assert "Qwen2.5-Coder-7B-Instruct Q4_K_M would not fit whole" in choice.reason
 
 
+def test_2_5_gb_free_takes_the_0_5b_on_the_gpu_without_comparing_it_with_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _gpu(monkeypatch, free=int(2.5 * GiB))
+    choice = choose_model_to_fetch(probe_gpus(), cuda_build=True)
+    assert choice.model_id == "qwen2.5-coder-0.5b-q4_k_m" and choice.on_gpu
+    assert "HumanEval 61.6 published)" in choice.reason and "against" not in choice.reason
+
+
 def test_the_7b_needs_about_6_gib_so_6_gib_free_is_too_little(monkeypatch: pytest.MonkeyPatch) -> None:
     # Weights 4.4 GB, an 8k f16 KV cache 0.45 GiB, compute 0.6 GiB, CUDA context and margin 1.1 GiB.
     _gpu(monkeypatch, free=6 * GiB)

@@ -63,3 +63,24 @@ def test_on_the_cpu_both_load_when_ram_allows_and_it_says_so() -> None:
     tight = plan_pair(SMALL, LARGE, no_gpu, AT_8K, AT_8K, needed - 1)
     assert tight.both_fit_ram is False and "they do not both fit" in tight.text()
     assert "use one model for both roles" in tight.warnings[0]
+
+
+def test_a_reviewer_left_on_the_cpu_still_gets_room_for_its_compute_buffer() -> None:
+    # The coder alone would fit whole with a little to spare, too little for the reviewer's compute
+    # buffer, which a CUDA build puts on the GPU even when every layer of the reviewer is on the CPU.
+    alone = plan_offload(LARGE, gpu_state(free=8 * GiB), AT_8K, with_alternatives=False)
+    free = alone.gpu_bytes_needed + AT_8K.margin_bytes + 50 * 2**20
+    pair = plan_pair(LARGE, LARGE, gpu_state(free=free), AT_8K, AT_8K, 64 * GiB)
+    assert pair.reviewer.n_gpu_layers == 0
+    compute = pair.reviewer.terms["compute_buffer_partial"]
+    assert compute > 50 * 2**20
+    assert pair.coder.n_gpu_layers < pair.coder.max_layers  # it gave layers up for that buffer
+    assert pair.gpu_bytes_needed == pair.coder.gpu_bytes_needed + compute
+    assert pair.gpu_bytes_needed + AT_8K.margin_bytes <= free
+    assert f"its compute buffer ({compute / 2**20:,.0f} MiB) on the GPU" in pair.text()
+    assert f"GPU total {pair.gpu_bytes_needed / 2**20:,.0f} MiB" in pair.text()
+
+
+def test_without_a_gpu_no_compute_buffer_is_counted_on_one() -> None:
+    pair = plan_pair(SMALL, LARGE, GpuState("no_driver", "No NVIDIA driver found"), AT_8K, AT_8K, 16 * GiB)
+    assert pair.gpu_bytes_needed == 0 and "compute buffer" not in pair.text()
