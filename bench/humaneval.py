@@ -65,7 +65,8 @@ def solve(mode: str, engine: Engine, problem: dict[str, Any], args: argparse.Nam
     gen = GenerationSettings(temperature=0.0, repeat_penalty=args.repeat_penalty, seed=args.seed)
     if mode == "single":
         return solve_single(engine, problem, gen, Budget.for_model(engine.info, engine.settings.n_ctx))
-    return solve_crew(engine, problem, gen, args.rounds, rules=args.rules, crew=getattr(args, "crew", None))
+    crew, reviewer = getattr(args, "crew", None), getattr(args, "reviewer", None)
+    return solve_crew(engine, problem, gen, args.rounds, rules=args.rules, crew=crew, reviewer=reviewer)
 
 
 def record_of(
@@ -116,6 +117,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--offset", type=int, default=0, help="first problem (0-163)")
     parser.add_argument("--limit", type=int, default=None, help="how many problems (default: to the end)")
     parser.add_argument("--rounds", type=int, default=3, help="crew: rounds of the IDE's crew")
+    parser.add_argument(
+        "--reviewer-model",
+        default=None,
+        help="crew: a second model for the reviewer's turns (catalog id or .gguf)",
+    )
     add_rule_arguments(parser)
     add_profile_argument(parser)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -146,6 +152,12 @@ def main(argv: list[str] | None = None) -> int:
     records_path, transcripts = args.out / "records.jsonl", args.out / "transcripts.jsonl"
     engine = Engine(resolve_model(args.model), EngineSettings(n_ctx=args.n_ctx, seed=args.seed))
     engine.load()
+    args.reviewer = None
+    if args.reviewer_model:
+        args.reviewer = Engine(
+            resolve_model(args.reviewer_model), EngineSettings(n_ctx=args.n_ctx, seed=args.seed)
+        )
+        args.reviewer.load()
     model = engine.model_path.name
     _end_line(records_path)
     done = {(r["model"], r["mode"], r["task_id"]) for r in read_records(records_path)}
@@ -168,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     engine.close()
+    if args.reviewer is not None:
+        args.reviewer.close()
 
     settings = {
         "seed": args.seed,
@@ -177,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         "rules": args.rules.describe(),
         "candidates": args.candidates,  # None: chosen by the hardware
         "profile": args.profile,
+        "reviewer_model": args.reviewer.model_path.name if args.reviewer is not None else None,
         "n_ctx": args.n_ctx,
         "budget": asdict(Budget.for_model(engine.info, engine.settings.n_ctx)),
     }

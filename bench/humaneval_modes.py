@@ -143,10 +143,12 @@ def solve_crew(
     *,
     rules: RuleSwitches | None = None,
     crew: CrewSettings | None = None,
+    reviewer: Engine | None = None,
 ) -> Solution:
     """The product's crew on the problem; it sizes its own replies from the model. `crew`: the
     crew's other settings (a profile's retry and retry temperature); `rounds`, `rules` and `gen`'s
-    temperature and seed are set from the arguments."""
+    temperature and seed are set from the arguments; `reviewer`: a second model for the reviewer's
+    turns (None: the coder's model reviews)."""
     from agents.crew_factory import build_crew
     from agents.crew_runner import CrewSettings
     from agents.events import AgentFinished, CheckRun, EventBus
@@ -167,7 +169,9 @@ def solve_crew(
             seed=gen.seed,
             rules=rules or RuleSwitches(),
         )
-        summary = build_crew(engine, workspace, bus, settings).run(crew_request(entry))
+        summary = build_crew(engine, workspace, bus, settings, reviewer_engine=reviewer).run(
+            crew_request(entry)
+        )
         code = (workspace / SOLUTION_FILE).read_text(encoding="utf-8", errors="replace")
     solution = Solution(
         program=solution_from_reply(problem["prompt"], entry, f"```python\n{code}\n```"),

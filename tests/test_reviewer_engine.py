@@ -19,3 +19,16 @@ def test_the_reviewer_engine_answers_the_reviewers_turns_only(tmp_path: Path) ->
     assert summary.approved, summary.message
     assert [c.agent for c in coder.calls] == ["coder"]
     assert [c.agent for c in reviewer.calls] == ["reviewer"]
+
+
+def test_bench_humaneval_gives_the_reviewers_turns_to_the_reviewer_model() -> None:
+    from bench.humaneval_modes import solve_crew
+    from models.engine import GenerationSettings
+
+    problem = {"prompt": 'def add(a, b):\n    """Return the sum of a and b."""\n', "entry_point": "add"}
+    coder = ScriptedEngine(by_agent(coder=[files(("solution.py", GOOD))]))
+    reviewer = ScriptedEngine(by_agent(reviewer=[checks("assert add(2, 3) == 5")]))
+    solution = solve_crew(coder, problem, GenerationSettings(temperature=0.0), rounds=1, reviewer=reviewer)
+    assert "return a + b" in solution.program
+    assert {c.agent for c in coder.calls} == {"coder"}
+    assert [c.agent for c in reviewer.calls] == ["reviewer"]
