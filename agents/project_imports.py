@@ -46,7 +46,7 @@ def _defined(tree: ast.Module) -> set[str] | None:
     return names
 
 
-def _target(rel: str, node: ast.ImportFrom) -> str | None:
+def import_target(rel: str, node: ast.ImportFrom) -> str | None:
     if not node.level:
         return node.module
     package = module_name(rel).split(".")
@@ -73,7 +73,7 @@ def broken_imports(sources: dict[str, str]) -> set[tuple[str, str, str]]:
         for node in ast.walk(tree):
             if not isinstance(node, ast.ImportFrom):
                 continue
-            target = _target(rel, node)
+            target = import_target(rel, node)
             if target not in defined or defined[target] is None:
                 continue
             for alias in [a for a in node.names if a.name != "*"]:

@@ -109,6 +109,8 @@ RULES: tuple[Rule, ...] = (
        "bench/results/crew-1.5b-put-back-2026-11-26", "tests/test_ints_not_made.py", _ST + "ints_not_made"),
     _R("project_imports", _S, "every module of the project still imports what it imports from the others",
        "tests/test_project_imports.py", "tests/test_project_imports.py", _ST + "project_imports"),
+    _R("project_calls", _S, "every call of a project function still fits its parameters after the run",
+       "bench/results/project-calls-static-2026-11-27", "tests/test_project_calls.py", _ST + "project_calls"),
     # ---- checks ----
     _R("tests_before_run", _C, "the project's tests run once before the run: failures that were there "
        "before and the request is not about do not keep the run going",

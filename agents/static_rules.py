@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from agents.project_calls import new_call_breaks
 from agents.project_imports import new_breaks
 from agents.request_checks import (
     imports_for,
@@ -143,8 +144,7 @@ def ints_not_made(scan: StaticScan) -> list[str]:
     ]
 
 
-def project_imports(scan: StaticScan) -> list[str]:
-    """Every module of the project still imports what it imports from the others."""
+def _sources_before(scan: StaticScan) -> dict[str, str]:
     before = dict(scan.sources)
     for rel, text in scan.originals.items():
         if rel.endswith(".py"):
@@ -152,4 +152,14 @@ def project_imports(scan: StaticScan) -> list[str]:
                 before.pop(rel, None)
             else:
                 before[rel] = text
-    return new_breaks(before, scan.sources)
+    return before
+
+
+def project_imports(scan: StaticScan) -> list[str]:
+    """Every module of the project still imports what it imports from the others."""
+    return new_breaks(_sources_before(scan), scan.sources)
+
+
+def project_calls(scan: StaticScan) -> list[str]:
+    """Every call of a project function, outside the user's tests, still fits its parameters."""
+    return new_call_breaks(_sources_before(scan), scan.sources)
