@@ -126,6 +126,7 @@ class Kept:
 
     round: int
     check_lines: list[str]
+    as_before: bool = False  # every file the run touched is back as it was before the run
 
 
 def keep_best(
@@ -149,7 +150,7 @@ def keep_best(
                 " run. The files are as they were before it; the best try's diff is above.",
             )
         )
-        return Kept(0, ["the project as it was: every try broke a test that passed before"])
+        return Kept(0, ["the project as it was: every try broke a test that passed before"], True)
     if kept is versions[-1] and set(kept.contents) == set(context.written):
         return None
     context.agent = "crew"
@@ -169,7 +170,8 @@ def keep_best(
                 message=f"Kept round {kept.round}'s version: it passed more checks than the last try.",
             )
         )
-    return Kept(kept.round, kept.check_lines)
+    as_before = all(_text_of(context, rel) == context.originals.get(rel) for rel in context.written)
+    return Kept(kept.round, kept.check_lines, as_before)
 
 
 def _text_of(context: ToolContext, rel: str) -> str | None:
@@ -201,7 +203,9 @@ def ending_message(passed: bool, round_number: int, versions: list[Version], kep
     message = f"Rounds used up ({round_number}) without passing checks; see the last run output."
     if kept is not None and kept.round == 0:
         return message + " Nothing was changed: every try broke a test that passed before the run."
-    if kept is not None and kept.round != round_number:
+    if kept is not None and kept.round != round_number and kept.as_before:
+        message += f" Nothing was changed: round {kept.round}, the best try, left the files as they were."
+    elif kept is not None and kept.round != round_number:
         message += f" The files are as round {kept.round} left them."
     kept = best(versions)
     if kept and kept.score[:2] == (0, 0) and kept.score[2] > 0:

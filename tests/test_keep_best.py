@@ -29,3 +29,17 @@ def test_switched_off_the_last_round_stays(tmp_path: Path) -> None:
     summary, _, _ = _run(tmp_path, frozenset({"keep_best"}))
     assert "undefined_name" in (tmp_path / "calc.py").read_text() and (tmp_path / "extra.py").exists()
     assert "round 1 left" not in summary.message
+
+
+def test_when_the_best_round_changed_nothing_the_message_says_nothing_changed(tmp_path: Path) -> None:
+    # Round 2 writes the file back as it was (its example passes, but it is not the change asked),
+    # rounds 1 and 3 crash: round 2 is kept, which is the project as it was; "the files are as
+    # round 2 left them" hid that.
+    right = EXAMPLE.replace("return 0", "return a + b")
+    (tmp_path / "calc.py").write_text(right)
+    replies = [files(("calc.py", CRASH)), files(("calc.py", right)), files(("calc.py", CRASH))]
+    request = "Add a docstring line to add(a, b) saying it adds."
+    summary, _, _ = crew(tmp_path, request, coder=replies, rounds=3, without=frozenset({"plain_retry"}))
+    assert (tmp_path / "calc.py").read_text() == right
+    assert "Nothing was changed: round 2, the best try, left the files as they were." in summary.message
+    assert "left them" not in summary.message
