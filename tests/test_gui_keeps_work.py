@@ -96,6 +96,10 @@ def _open(page: Any, name: str) -> None:
     except Exception:  # noqa: BLE001 - Playwright's TimeoutError; the tree may open on its checkbox only
         row.locator("input[type=checkbox]").first.click()
         page.wait_for_function(f"document.querySelector('{PATH_BOX}').value === {name!r}", timeout=180_000)
+    # The path shows before the open is handled: typing then raced the file's text arriving in the
+    # editor (the fresh clone's suite lost "# mine, not " that way). Gradio's "processing" sits in
+    # the unsaved marker until the open is done; a file just opened has nothing unsaved.
+    page.wait_for_function("document.querySelector('#unsaved').innerText.trim() === ''", timeout=180_000)
 
 
 def _type_at_end(page: Any, text: str) -> None:
