@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from agents.project_imports import import_target, module_name
+from agents.project_imports import import_target, module_name, parse_sources
 from agents.request_facts import is_user_test
 
 Signature = ast.arguments
@@ -82,12 +82,7 @@ def _callees(rel: str, tree: ast.Module, functions: dict[str, dict[str, Signatur
 
 def broken_calls(sources: dict[str, str]) -> set[Break]:
     """Each call, outside the user's tests, of a project function that it cannot bind to."""
-    trees: dict[str, ast.Module] = {}
-    for rel, text in sources.items():
-        try:
-            trees[rel] = ast.parse(text)
-        except (SyntaxError, ValueError):
-            continue
+    trees = parse_sources(sources)
     functions = {module_name(rel): _functions(tree) for rel, tree in trees.items()}
     broken: set[Break] = set()
     for rel, tree in trees.items():

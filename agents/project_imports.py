@@ -58,14 +58,20 @@ def import_target(rel: str, node: ast.ImportFrom) -> str | None:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def broken_imports(sources: dict[str, str]) -> set[tuple[str, str, str]]:
-    """(importing file, module, name) for each project import of a name the module lacks."""
+def parse_sources(sources: dict[str, str]) -> dict[str, ast.Module]:
+    """Each source that parses, by its path (one that does not is another check's business)."""
     trees: dict[str, ast.Module] = {}
     for rel, text in sources.items():
         try:
             trees[rel] = ast.parse(text)
         except (SyntaxError, ValueError):
             continue
+    return trees
+
+
+def broken_imports(sources: dict[str, str]) -> set[tuple[str, str, str]]:
+    """(importing file, module, name) for each project import of a name the module lacks."""
+    trees = parse_sources(sources)
     modules = {module_name(rel): rel for rel in sources}
     defined = {name: _defined(trees[rel]) for name, rel in modules.items() if rel in trees}
     broken = set()
