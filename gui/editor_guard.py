@@ -24,6 +24,19 @@ KEYS_JS = """
       if (save) { e.preventDefault(); save.click(); }
     }
   }, true);
+  // While a file is being opened (OPENING_JS) the editor takes no typing: what was typed into the
+  // old text would be replaced by the new file's text when it arrives, unseen and unsaved.
+  const refuse = (e) => {
+    const editor = document.querySelector('#editor.lc-opening');
+    if (!editor || !editor.contains(e.target)) { return; }
+    const reads = (e.ctrlKey || e.metaKey) && ['s', 'S', 'c', 'C', 'a', 'A'].includes(e.key);
+    if (e.type === 'keydown' && reads) { return; }  // Save, copy and select all change nothing
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  };
+  ['keydown', 'beforeinput', 'paste', 'cut', 'drop'].forEach((kind) => {
+    document.addEventListener(kind, refuse, true);
+  });
   // The run clock (gui/crew_session.Progress.line): wall time since the run started, each second.
   // The browser's clock may differ from the server's: each line says when the server drew it, and
   // the smallest difference seen is the best guess (a line shown late, or drawn again from an
@@ -40,6 +53,18 @@ KEYS_JS = """
   }, 1000);
 }
 """
+
+
+def opening_js(inputs: int) -> str:
+    """Run in the browser as an open starts: the editor takes no typing until OPENED_JS (Gradio
+    passes the inputs' then the outputs' values; the first `inputs` go on to the server)."""
+    return (
+        "(...values) => { document.querySelector('#editor')?.classList.add('lc-opening');"
+        f" return values.slice(0, {inputs}); }}"
+    )
+
+
+OPENED_JS = "() => { document.querySelector('#editor')?.classList.remove('lc-opening'); }"
 
 # The unsaved marker follows each keystroke in the browser: no round trip to a busy server.
 MARK_JS = f"(text, baseline) => (text === baseline ? '' : {UNSAVED_MARK!r})"

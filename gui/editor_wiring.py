@@ -9,7 +9,7 @@ from typing import Any
 import gradio as gr
 
 from gui.disk_refresh import DiskRefresh
-from gui.editor_guard import MARK_JS, is_dirty, refused_open
+from gui.editor_guard import MARK_JS, OPENED_JS, is_dirty, opening_js, refused_open
 from gui.ide_state import IdeState
 from gui.page_layout import EDITOR_TAB, CodeTab, Sidebar
 from gui.workspace_actions import OpenedFile, disk_version, language_for, open_file, relative_in, save_file
@@ -120,16 +120,22 @@ def wire_editor(state: IdeState, code: CodeTab, side: Sidebar, disk: DiskRefresh
     outputs = [e.editor, e.open_path, e.file_message, e.opened, e.baseline, e.unsaved, e.wanted, e.discard]
     assert len(outputs) == EDITOR_OUTPUTS
     now = [e.editor, e.baseline, e.opened]
-    # No progress overlay: opening is quick, and the overlay hid the unsaved marker meanwhile.
+    # No progress overlay: opening is quick, and the overlay hid the unsaved marker meanwhile. Each
+    # open locks the editor in the browser until its answer is shown (editor_guard.opening_js).
     code.explorer.change(
         handlers.show_checked, [code.explorer, *now], [*outputs, code.tabs], api_visibility="private",
-        show_progress="hidden",
-    )  # fmt: skip
+        show_progress="hidden", js=opening_js(4),
+    ).then(None, js=OPENED_JS)  # fmt: skip
     code.explorer.select(
-        handlers.open_clicked, now, [*outputs, code.tabs], api_visibility="private", show_progress="hidden"
-    )
-    e.open_path.submit(handlers.open_typed, [e.open_path, *now], outputs, api_visibility="private")
-    e.discard.click(handlers.discard_and_open, e.wanted, outputs, api_visibility="private")
+        handlers.open_clicked, now, [*outputs, code.tabs], api_visibility="private", show_progress="hidden",
+        js=opening_js(3),
+    ).then(None, js=OPENED_JS)  # fmt: skip
+    e.open_path.submit(
+        handlers.open_typed, [e.open_path, *now], outputs, api_visibility="private", js=opening_js(4)
+    ).then(None, js=OPENED_JS)
+    e.discard.click(
+        handlers.discard_and_open, e.wanted, outputs, api_visibility="private", js=opening_js(1)
+    ).then(None, js=OPENED_JS)
     e.editor.input(None, [e.editor, e.baseline], e.unsaved, js=MARK_JS)
     code.refresh.click(disk.fresh_tree, None, code.explorer, api_visibility="private")
     e.save.click(
@@ -142,5 +148,6 @@ def wire_editor(state: IdeState, code: CodeTab, side: Sidebar, disk: DiskRefresh
     ).then(disk.fresh_tree, None, code.explorer, api_visibility="private")
     line = gr.Number(visible=False)
     side.context.select(
-        handlers.open_hit, [code.hits, *now], [*outputs, line, code.tabs], api_visibility="private"
-    ).then(None, line, None, js=SCROLL_TO_LINE_JS)
+        handlers.open_hit, [code.hits, *now], [*outputs, line, code.tabs], api_visibility="private",
+        js=opening_js(4),
+    ).then(None, js=OPENED_JS).then(None, line, None, js=SCROLL_TO_LINE_JS)  # fmt: skip

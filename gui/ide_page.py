@@ -29,6 +29,7 @@ PAGE_CSS = """
 .lc-unsaved { color: #d97706; font-weight: 600; white-space: nowrap; }
 #unsaved { align-self: center; flex: 0 0 100px !important; min-width: 100px !important; }
 #keys-hint, #run-line { font-size: 0.85em; color: #6b7280; }
+#editor.lc-opening { opacity: 0.6; }  /* a file is being opened: typing waits */
 """
 
 

@@ -168,6 +168,32 @@ def test_unsaved_edits_survive_opening_another_file(app: RunningApp, browser: An
     assert "def add" in _editor_text(page)
 
 
+def test_the_editor_takes_no_typing_while_a_file_is_being_opened(app: RunningApp, browser: Any) -> None:
+    """Keys typed between a click on a file and its text arriving went into the old text, which the
+    new file's text then replaced: lost unseen. The editor is locked in the browser meanwhile."""
+    page = _page(browser, app)
+    _open(page, "calc.py")
+    page.evaluate(
+        """() => { window.lcLocked = false; const editor = document.querySelector('#editor');
+        new MutationObserver(() => { window.lcLocked ||= editor.classList.contains('lc-opening'); })
+            .observe(editor, {attributes: true, attributeFilter: ['class']}); }"""
+    )
+    _open(page, "notes.py")
+    page.wait_for_function("!document.querySelector('#editor').classList.contains('lc-opening')")
+    assert page.evaluate("window.lcLocked"), "opening a file never locked the editor"
+    opened = _editor_text(page)
+    assert "NOTES" in opened
+    # What the lock does while an open is on its way (an open here is too quick to type into).
+    page.evaluate("document.querySelector('#editor').classList.add('lc-opening')")
+    _type_at_end(page, "# typed while opening")
+    page.keyboard.press("Enter")
+    assert _editor_text(page) == opened, "the locked editor took typing"
+    page.evaluate("document.querySelector('#editor').classList.remove('lc-opening')")
+    _type_at_end(page, "# typed after")
+    assert "# typed after" in _editor_text(page)
+    page.wait_for_function("document.querySelector('#unsaved').innerText.includes('unsaved')")
+
+
 def test_a_run_shows_its_round_a_second_tab_withdraws_its_waiting_request_and_a_reload_keeps_the_chat(
     app: RunningApp, browser: Any
 ) -> None:
