@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,7 @@ from bench.crew import (
     write_results,
     write_transcript,
 )
+from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
 from bench.rule_flags import add_rule_arguments, rule_switches
 from models.engine import CallStats, Engine, EngineError, EngineSettings, Message
 from models.model_path import resolve_model
@@ -170,10 +171,16 @@ def _written(workspace: Path, paths: list[str]) -> dict[str, str]:
 
 
 def run_crew_turns(
-    engine: Engine, request: SealedRequest, rounds: int, *, rules: RuleSwitches | None = None
+    engine: Engine,
+    request: SealedRequest,
+    rounds: int,
+    *,
+    rules: RuleSwitches | None = None,
+    crew: CrewSettings | None = None,
 ) -> Graded:
-    """Each turn by a fresh crew on the same workspace, then the hidden test."""
-    settings = CrewSettings(rounds=rounds, rules=rules or RuleSwitches())
+    """Each turn by a fresh crew on the same workspace, then the hidden test. `crew`: a profile's
+    settings (None: the defaults); `rounds` and `rules` override its own."""
+    settings = replace(crew or CrewSettings(), rounds=rounds, rules=rules or RuleSwitches())
     with tempfile.TemporaryDirectory(prefix="bench-sealed-crew-") as folder:
         workspace = Path(folder)
         before = prepare_workspace(request.as_acceptance(), workspace)
@@ -448,14 +455,16 @@ def run_set(
     out: Path,
     rounds: int,
     rules: RuleSwitches | None = None,
+    settings: CrewSettings | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Every request both ways, in order; results.json is rewritten after each."""
+    """Every request both ways, in order; results.json is rewritten after each. `settings`: a
+    profile's crew settings (None: the defaults)."""
     commit()  # the code this process runs, before anything is committed while it runs
     out.mkdir(parents=True, exist_ok=True)
     model = engine.model_path.name
     records: list[dict[str, Any]] = []
     for number, request in enumerate(requests, start=1):
-        crew = run_crew_turns(engine, request, rounds, rules=rules)
+        crew = run_crew_turns(engine, request, rounds, rules=rules, crew=settings)
         single = run_single_turns(engine, request)
         write_transcript(out, request.as_acceptance(), crew.outcome, single.outcome)
         records.append(record(request, crew, single))
@@ -480,6 +489,7 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, RuleSwitches
     parser.add_argument("--only", default="", help="request names or prefixes, e.g. 01,04_followup")
     parser.add_argument("--rounds", type=int, default=3)
     add_rule_arguments(parser)
+    add_profile_argument(parser)
     parser.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
     parser.add_argument(
         "--out",
@@ -487,10 +497,12 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, RuleSwitches
         default=None,
         help="where transcripts and results go (default: bench/results/sealed/SET)",
     )
+    profile = profile_defaults(parser, argv)
     args = parser.parse_args(argv)
     if args.list_rules:
         return args, None
-    return args, rule_switches(parser, args)
+    args.crew, rules = crew_settings(profile, rule_switches(parser, args))
+    return args, rules
 
 
 def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> int:
@@ -506,10 +518,11 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> int:
         engine = Engine(resolve_model(args.model), EngineSettings(n_ctx=N_CTX))
         engine.load()
     try:
-        result, _ = run_set(engine, requests, args.which, out, args.rounds, rules)
+        result, _ = run_set(engine, requests, args.which, out, args.rounds, rules, args.crew)
     finally:
         if owned:
             engine.close()
+    result["profile"] = args.profile
     print("\n".join(summary_lines(result)))
     if args.json:
         print(json.dumps(result))

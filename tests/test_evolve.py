@@ -254,6 +254,27 @@ def test_profile_flag_on_bench_humaneval(tmp_path: Path) -> None:
     assert parse_args([]).crew is None
 
 
+def test_profile_flag_on_bench_sealed_reaches_the_crew(tmp_path: Path, monkeypatch: Any) -> None:
+    import bench.sealed as sealed
+
+    profile = CrewProfile("p", rounds=2, retry="fix", retry_temperature=0.5, disabled=("plain_retry",))
+    path = str(save_profile(profile, tmp_path))
+    args, rules = sealed.parse_args(["--profile", path, "--without", "keep_best"])
+    assert args.rounds == 2 and args.crew.retry == "fix" and rules.disabled == {"plain_retry", "keep_best"}
+    assert sealed.parse_args([])[0].crew is None
+    built: list[Any] = []
+
+    def no_crew(engine: Any, workspace: Path, bus: Any, settings: Any) -> Any:
+        built.append(settings)
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(sealed, "build_crew", no_crew)
+    with pytest.raises(RuntimeError, match="stop here"):
+        sealed.run_crew_turns(None, sealed.load_set("dev")[0], 3, rules=rules, crew=args.crew)  # type: ignore[arg-type]
+    assert (built[0].retry, built[0].retry_temperature, built[0].rounds) == ("fix", 0.5, 3)
+    assert built[0].rules.disabled == {"plain_retry", "keep_best"}
+
+
 # ---------- the CLI ----------
 def test_cli_with_the_fake_fitness_ends_with_one_json_line(tmp_path: Path) -> None:
     env = {**os.environ, FAKE_ENV: "1"}
