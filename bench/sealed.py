@@ -518,11 +518,12 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> int:
         engine = Engine(resolve_model(args.model), EngineSettings(n_ctx=N_CTX))
         engine.load()
     try:
-        result, _ = run_set(engine, requests, args.which, out, args.rounds, rules, args.crew)
+        result, records = run_set(engine, requests, args.which, out, args.rounds, rules, args.crew)
     finally:
         if owned:
             engine.close()
     result["profile"] = args.profile
+    write_results(out, result, records)
     print("\n".join(summary_lines(result)))
     if args.json:
         print(json.dumps(result))
