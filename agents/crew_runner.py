@@ -18,6 +18,7 @@ from typing import Any
 
 from agents.api_lookup import docs_for, docs_named
 from agents.check_settling import CheckSettler
+from agents.checked_approval import unchecked_approval
 from agents.coder_turn import CoderTurn
 from agents.context_retrieval import Retriever, text_search_retriever
 from agents.crew_tools import ToolContext, workspace_relative
@@ -225,9 +226,11 @@ class CrewRunner:
                 f"Stopped after round {state.round_number}: the tests ran, and fail on code this run did"
                 " not change (see above)."
             )
+        unchecked = unchecked_approval(state) if self.rules.on("checked_approval") else ""
         return self._finish(
-            state.run_id, state.started, context=context, approved=state.passed, checks_passed=state.passed,
-            rounds_used=state.round_number, checks=state.check_lines, message=message,
+            state.run_id, state.started, context=context, approved=state.passed and not unchecked,
+            checks_passed=state.passed, rounds_used=state.round_number, checks=state.check_lines,
+            message=unchecked or message,
         )  # fmt: skip
 
     def _round(self, state: RunState) -> bool:

@@ -151,6 +151,9 @@ RULES: tuple[Rule, ...] = (
        "tests/test_crew_logic.py", "tests/test_asked_tests_stop.py"),
     _R("keep_best", _O, "the best of {the project as it was, each round} is what stays on disk",
        "tests/test_keep_best.py", "tests/test_keep_best.py"),
+    _R("checked_approval", _O, "a run is approved only on a check of its change: the project's tests "
+       "passing as they did before the run are none", "bench/results/checked-approval-2026-11-27",
+       "tests/test_checked_approval.py"),
 )
 # fmt: on
 

@@ -40,7 +40,6 @@ class RunState:
     fresh_tried: bool = False  # a try from the files as they were, after a repeated answer
     plain_tried: bool = False
     batched: bool = False  # a sampled retry decoded candidates together: the rounds were recounted
-    batched: bool = False  # a sampled retry decoded candidates together: the rounds were recounted
     echoed: bool = False  # the coder's last try wrote every file back as it was before the run
     results: list[Check] = field(default_factory=list)  # the last round's runs and checks
     outcome: CheckOutcome | None = None

@@ -38,6 +38,7 @@ INERT_ON_HUMANEVAL = {
     "user_tests_kept": "no test file",
     "tests_before_run": "no tests in the workspace",
     "asked_tests_stop": "no tests asked for",
+    "checked_approval": "no tests in the workspace",
 }
 # Rules read only from round 2 on: moot with one round.
 RETRY_RULES = ("plan_retries", "plain_retry", "sampled_retries", "fresh_after_repeat")

@@ -236,7 +236,8 @@ class RunView:
         self.finished = event
         files = ", ".join(f"`{f}`" for f in event.files_changed) or "none"
         text = f"**Done** in {event.duration_s:.1f} s: {event.message}\n\nFiles changed: {files}"
-        if event.files_changed and not event.checks_passed:
-            # Its checks did not pass, yet files changed: how to take them out, beside it.
+        if event.files_changed and not event.approved:
+            # Not approved (its checks failed, or none checked the change), yet files changed: how
+            # to take them out, beside it.
             text += "\n\nNot what you wanted? **Last run → Undo this run** takes this run's change out."
         self.say(text)

@@ -227,3 +227,6 @@ def test_a_run_whose_checks_failed_but_changed_files_says_how_to_undo_it() -> No
     passed.apply(_finished())
     nothing.apply(_finished(approved=False, checks_passed=False, files_changed=[]))
     assert "Undo this run" not in passed.messages[-1]["content"] + nothing.messages[-1]["content"]
+    unchecked = RunView("x")  # every check passed, but none checked the change (checked_approval)
+    unchecked.apply(_finished(approved=False, checks_passed=True))
+    assert "Undo this run" in unchecked.messages[-1]["content"]

@@ -28,7 +28,7 @@ def test_a_failing_test_the_request_is_not_about_does_not_keep_the_run_going(pro
     summary, bus, _ = crew(
         project, "Add median(xs) to stats.py.", coder=[files(("stats.py", MEDIAN))] * 4, rounds=3
     )
-    assert summary.approved and summary.rounds_used == 1, summary.checks
+    assert summary.checks_passed and summary.rounds_used == 1, summary.checks
     assert any(
         "1 test already failed before this request: test_other.py::test_unrelated" in n for n in notices(bus)
     )
@@ -124,5 +124,5 @@ def test_a_failing_test_in_the_named_modules_own_test_file_does_not_keep_the_run
     summary, bus, _ = crew(
         project, "Add median(xs) to stats.py.", coder=[files(("stats.py", MEDIAN))] * 4, rounds=3
     )
-    assert summary.approved and summary.rounds_used == 1, summary.checks
+    assert summary.checks_passed and summary.rounds_used == 1, summary.checks
     assert any("test_stats.py::test_mode_of_nothing" in n for n in notices(bus))
