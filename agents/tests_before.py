@@ -9,7 +9,7 @@ and reported failure, even when round 1 was right at 25 s.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agents.request_facts import RequestFacts
@@ -69,12 +69,15 @@ class TestVerdict:
     regressions: list[str]  # passed before, fail now
     still_failing: list[str]  # failed before, fail now, and the request is about them
     excused: list[str]  # failed before, fail now, and the request is not about them
+    added: list[str] = field(default_factory=list)  # not there before, and fail now
 
     @property
     def problem(self) -> str:
         parts = []
         if self.regressions:
             parts.append(f"{REGRESSED}: {', '.join(self.regressions[:6])}")
+        if self.added:
+            parts.append(f"added by this run, and fail: {', '.join(self.added[:6])}")
         if self.still_failing:
             parts.append(
                 f"the request is about these, and they still fail: {', '.join(self.still_failing[:6])}"
@@ -82,14 +85,24 @@ class TestVerdict:
         return "; ".join(parts)
 
 
+def passed_before(test_id: str, before: TestResults) -> bool:
+    """It passed before the run; or it is a whole file that no longer loads (pytest names a
+    collection error by its file) where tests passed before."""
+    if test_id in before.passed:
+        return True
+    return "::" not in test_id and any(test_file(t) == test_id for t in before.passed)
+
+
 def verdict(before: TestResults, now: TestResults, facts: RequestFacts) -> TestVerdict:
+    """A failing test that was not there before is the run's own, not a test it broke: calling it
+    "passed before" told the user so of a test the 0.5B had just written (tried in the IDE)."""
     failing = sorted(now.failed)
-    regressions = [t for t in failing if t not in before.failed]
     old = [t for t in failing if t in before.failed]
     return TestVerdict(
-        regressions=regressions,
+        regressions=[t for t in failing if t not in before.failed and passed_before(t, before)],
         still_failing=[t for t in old if about(t, facts)],
         excused=[t for t in old if not about(t, facts)],
+        added=[t for t in failing if t not in before.failed and not passed_before(t, before)],
     )
 
 

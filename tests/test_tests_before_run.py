@@ -126,3 +126,29 @@ def test_a_failing_test_in_the_named_modules_own_test_file_does_not_keep_the_run
     )
     assert summary.checks_passed and summary.rounds_used == 1, summary.checks
     assert any("test_stats.py::test_mode_of_nothing" in n for n in notices(bus))
+
+
+def test_a_test_the_run_adds_and_that_fails_is_not_called_one_that_passed_before(project: Path) -> None:
+    # Tried in the IDE: asked for a test of count(), the 0.5B wrote a wrong one; the check said it
+    # "passed before this run", and the run's test was thrown away as a broken one.
+    (project / "test_other.py").unlink()
+    wrong = TEST_STATS + "\n\ndef test_mean_of_two():\n    assert mean([2, 4]) == 4\n"
+    summary, bus, _ = crew(
+        project, "Add a test of mean() for two numbers to test_stats.py.",
+        coder=[files(("test_stats.py", wrong))] * 4, rounds=2,
+    )  # fmt: skip
+    problems = [c.problem for c in events(bus, CheckRun) if c.problem]
+    assert any("added by this run, and fail: test_stats.py::test_mean_of_two" in p for p in problems)
+    assert not any("passed before this run" in p for p in problems)
+    assert not summary.approved and (project / "test_stats.py").read_text() == wrong  # left to the user
+
+
+def test_a_test_file_that_no_longer_loads_is_one_the_run_broke() -> None:
+    from agents.request_facts import RequestFacts
+    from agents.tests_before import REGRESSED, TestResults, verdict
+
+    before = TestResults(frozenset({"test_a.py::test_one"}), frozenset())
+    now = TestResults(frozenset(), frozenset({"test_a.py", "test_new.py"}))
+    found = verdict(before, now, RequestFacts.read("Add median to stats.py."))
+    assert found.regressions == ["test_a.py"] and found.added == ["test_new.py"]
+    assert REGRESSED in found.problem
