@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from agents.roles import files_named_in
+from agents.rule_registry import RuleSwitches
 from bench.crew import Outcome, load_requests, lost_in, prepare_workspace
 from bench.sealed import (
     KINDS,
@@ -204,7 +205,9 @@ def test_a_follow_up_runs_its_turns_in_one_workspace_both_ways() -> None:
     )
     turns = [blocks(("grades.py", first)), blocks(("grades.py", full))]
     engine = both_ways({"coder": turns, "reviewer": [verdict(True), verdict(True)]}, turns)
-    crew = run_crew_turns(engine, request, rounds=1)
+    # The project's tests pass before and after each turn: checked_approval would call neither turn
+    # approved (tests/test_checked_approval.py); here the turns' own verdicts are what is counted.
+    crew = run_crew_turns(engine, request, rounds=1, rules=RuleSwitches(frozenset({"checked_approval"})))
     assert crew.outcome.passed, crew.outcome.test_output
     assert crew.turns_approved == [True, True] and crew.outcome.approved, crew.outcome.message
     single = run_single_turns(engine, request)
