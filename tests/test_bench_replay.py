@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.replay import Recording, _patch
+from bench.replay import Recording, _patch, call_key
 from models.engine import Engine, GenerationSettings
 
 ASK = [{"role": "user", "content": "Say hello."}]
@@ -63,3 +63,22 @@ def test_the_cache_answers_what_it_knows_and_decodes_and_keeps_what_it_does_not(
     assert len(decoded) == 2 and (cache.answered, cache.misses) == (1, 1)
     assert len(calls.read_text().splitlines()) == 2  # kept for the configuration after
     assert not Path(f"{calls}.misses").exists()  # a cache's new call is no divergence
+
+
+def test_a_run_time_or_an_object_address_in_a_prompt_is_matched_loosely_and_counted(tmp_path: Path) -> None:
+    # Two runs of the same code: a retry prompt said "exit 1 in 0.13s" in one and "in 0.20s" in the
+    # other, or named "<Vector object at 0x7f8b33219ad0>"; the acceptance replay diverged on both.
+    def key(text: str) -> str:
+        return call_key([{"role": "user", "content": text}], GEN, None)
+
+    calls = tmp_path / "calls.jsonl"
+    recorded = Recording(calls)
+    recorded.add(key("python a.py: exit 1 in 0.13s; got <V object at 0x7f8b33219ad0>"), "fixed", None)
+    recorded.add(key("Say hello."), "hello", None)
+    replaying = Recording(calls)
+    replaying.load()
+    row = replaying.take(key("python a.py: exit 1 in 0.20s; got <V object at 0x7f02a04a98d0>"))
+    assert row is not None and row["text"] == "fixed"
+    assert replaying.take(key("Say hello."))["text"] == "hello"  # type: ignore[index]
+    assert (replaying.answered, replaying.loose) == (2, 1)
+    assert replaying.take(key("python a.py: exit 2 in 0.20s; got <V object at 0x7f02a04a98d0>")) is None
