@@ -69,11 +69,14 @@ def feedback(
 
 # "exit 1 in 0.27s", pytest's "1 failed in 0.12s", "after 10.00s": how long a run took changes from
 # one run to the next, so a retry's prompt did too, and no recorded run could be replayed exactly.
+# So does where Python put an object: "got <vector.Vector object at 0x7f8b33219ad0>" in a failed
+# assert (an acceptance replay diverged on it), and the address tells the coder nothing.
 _TIMING = re.compile(r" (?:in|after) \d+(?:\.\d+)?s\b")
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+\b")
 
 
 def without_timings(text: str) -> str:
-    return _TIMING.sub("", text)
+    return _ADDRESS.sub("", _TIMING.sub("", text))
 
 
 def changed_files(context: ToolContext) -> list[str]:

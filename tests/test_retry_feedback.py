@@ -26,3 +26,10 @@ def test_a_time_limit_is_still_named() -> None:
     stopped = Check(RunResult(["python", "loop.py"], None, "", "", 10.0, "time", True))
     told = feedback([], [stopped], None, [])
     assert "time limit" in told and "10.00s" not in told
+
+
+def test_an_objects_address_in_a_failed_check_is_left_out() -> None:
+    failure = "assert v - V(3, 4) == V(-1, -2)  ->  AssertionError: got <vector.V object at 0x7f8b33219ad0>"
+    told = feedback([], [], None, [failure])
+    assert "<vector.V object>" in told and "0x7f8b" not in told
+    assert told == feedback([], [], None, [failure.replace("0x7f8b33219ad0", "0x7f02a04a98d0")])
