@@ -11,6 +11,7 @@ from agents.request_facts import is_test_file
 from agents.roles import Role
 from agents.round_versions import files_now, same_code
 from agents.rule_registry import RuleSwitches
+from agents.run_noise import without_run_noise
 from agents.run_state import RunState
 from agents.written_checks import CheckOutcome
 from models.engine import GenerationSettings
@@ -64,19 +65,7 @@ def feedback(
         + failed_runs
         + ([f"Failed checks:\n{chr(10).join(failures)}"] if failures else [])
     )
-    return without_timings(told) or "The checks did not pass."
-
-
-# "exit 1 in 0.27s", pytest's "1 failed in 0.12s", "after 10.00s": how long a run took changes from
-# one run to the next, so a retry's prompt did too, and no recorded run could be replayed exactly.
-# So does where Python put an object: "got <vector.Vector object at 0x7f8b33219ad0>" in a failed
-# assert (an acceptance replay diverged on it), and the address tells the coder nothing.
-_TIMING = re.compile(r" (?:in|after) \d+(?:\.\d+)?s\b")
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+\b")
-
-
-def without_timings(text: str) -> str:
-    return _ADDRESS.sub("", _TIMING.sub("", text))
+    return without_run_noise(told) or "The checks did not pass."
 
 
 def changed_files(context: ToolContext) -> list[str]:

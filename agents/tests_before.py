@@ -98,11 +98,12 @@ def verdict(before: TestResults, now: TestResults, facts: RequestFacts) -> TestV
     "passed before" told the user so of a test the 0.5B had just written (tried in the IDE)."""
     failing = sorted(now.failed)
     old = [t for t in failing if t in before.failed]
+    new = [t for t in failing if t not in before.failed]
     return TestVerdict(
-        regressions=[t for t in failing if t not in before.failed and passed_before(t, before)],
+        regressions=[t for t in new if passed_before(t, before)],
         still_failing=[t for t in old if about(t, facts)],
         excused=[t for t in old if not about(t, facts)],
-        added=[t for t in failing if t not in before.failed and not passed_before(t, before)],
+        added=[t for t in new if not passed_before(t, before)],
     )
 
 

@@ -22,7 +22,6 @@ or a fixed seed. The JSON line then counts calls answered and calls decoded.
 from __future__ import annotations
 
 import json
-import re
 import runpy
 import sys
 import threading
@@ -30,6 +29,8 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+
+from agents.run_noise import without_run_noise
 
 _LOCK = threading.Lock()
 MODES = ("record", "replay", "cache")
@@ -41,20 +42,10 @@ def call_key(messages: list[dict[str, str]], gen: Any, schema: Any) -> str:
     return json.dumps({"messages": messages, "gen": settings, "schema": schema}, sort_keys=True, default=str)
 
 
-# Text in a prompt that differs between two runs of the same code: how long a run took ("exit 1 in
-# 0.13s", pytest's "2 passed in 2.96s"; retry prompts carried it until d7b2e43) and where Python put
-# an object ("<vector.Vector object at 0x7f8b33219ad0>" in a failed assert). Calls are matched with
-# it masked, and each such match is counted (`loose`), so a replay says how many it needed.
-_VOLATILE = (
-    (re.compile(r"\bin \d+(?:\.\d+)?s\b"), "in <s>"),
-    (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x<address>"),
-)
-
-
 def stable(key: str) -> str:
-    for pattern, mask in _VOLATILE:
-        key = pattern.sub(mask, key)
-    return key
+    """The key as matched: without run times and object addresses (agents/run_noise.py), which
+    differ between two runs of the same code; a match that needs this is counted (`loose`)."""
+    return without_run_noise(key)
 
 
 class Recording:

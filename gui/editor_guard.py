@@ -24,7 +24,7 @@ KEYS_JS = """
       if (save) { e.preventDefault(); save.click(); }
     }
   }, true);
-  // While a file is being opened (OPENING_JS) the editor takes no typing: what was typed into the
+  // While a file is being opened (opening_js) the editor takes no typing: what was typed into the
   // old text would be replaced by the new file's text when it arrives, unseen and unsaved.
   const refuse = (e) => {
     const editor = document.querySelector('#editor.lc-opening');
