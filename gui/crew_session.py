@@ -353,26 +353,23 @@ class CrewSession:
         try:
             fresh = bool(ticket.fresh and ticket.fresh())
             from agents.crew_factory import build_crew
-            from agents.crew_runner import CrewSettings
-            from gui.user_settings import web_docs_for
+            from gui.crew_profile_choice import crew_settings
 
             settings = self.settings()
+            crew, level, profile_note = crew_settings(settings)
             runner = build_crew(
                 engine,  # type: ignore[arg-type]
                 self.workspace(),
                 bus,
-                CrewSettings(
-                    rounds=settings.rounds,
-                    temperature=settings.temperature,
-                    seed=settings.seed,
-                    web_docs=web_docs_for(settings),
-                ),
+                crew,
                 index_opener=self.index().open,
                 cancel=self.cancel,
                 reviewer_engine=getattr(self.host, "reviewer_engine", None),  # None: the coder reviews
             )
             from tools.staged_changes import pending_note, stage_run
 
+            if profile_note:
+                bus.emit(Notice(level=level, message=profile_note))
             waiting = pending_note(self.workspace())
             if waiting:
                 bus.emit(Notice(level="info", message=waiting))

@@ -1,5 +1,6 @@
-"""The Settings tab: the workspace folder, rounds, temperature, seed and the web documentation
-lookup (off by default), saved to the user's settings file. Another workspace is checked as any
+"""The Settings tab: the workspace folder, rounds, temperature, seed, the web documentation
+lookup (off by default), review before write and the crew profile, saved to the user's settings
+file. Another workspace is checked as any
 client's request would be (IdeState)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from urllib.parse import urlparse
 import gradio as gr
 
 from gui.crew_chat_wiring import CrewChat
+from gui.crew_profile_choice import profile_choices, profile_problem
 from gui.disk_refresh import DiskRefresh
 from gui.ide_state import IdeState
 from gui.page_layout import CodeTab
@@ -25,6 +27,7 @@ class SettingsTab:
     seed: Any
     web_docs: Any
     review: Any
+    profile: Any
     save: Any
     message: Any
 
@@ -54,9 +57,19 @@ def build_settings_tab(state: IdeState) -> SettingsTab:
         " nothing reaches the project until you accept it.",
         elem_id="review-mode",
     )
+    choices = profile_choices()
+    chosen = state.settings.profile if state.settings.profile in {name for _, name in choices} else ""
+    profile = gr.Dropdown(
+        choices,
+        value=chosen,
+        label="Crew profile",
+        info="A saved crew configuration (profiles/), e.g. one `bench.evolve` found for a model: its rule"
+        " switches and retries. Rounds, temperature and seed stay as set above.",
+        elem_id="crew-profile",
+    )
     save = gr.Button("Save settings", elem_id="save-settings")
     message = gr.Markdown("", elem_id="settings-message")
-    return SettingsTab(workspace_box, rounds, temperature, seed, web_docs, review, save, message)
+    return SettingsTab(workspace_box, rounds, temperature, seed, web_docs, review, profile, save, message)
 
 
 def save_user_settings(
@@ -67,7 +80,12 @@ def save_user_settings(
     seed_value: float,
     web_docs: bool = False,
     review: str | None = None,
+    profile: str | None = None,
 ) -> str:
+    problem = profile_problem(profile or "")
+    if problem:
+        return f"{problem} Nothing saved."
+    state.settings.profile = state.settings.profile if profile is None else profile
     state.settings.rounds, state.settings.temperature = int(n_rounds), float(temp)
     state.settings.seed, state.settings.web_docs = int(seed_value or 0), bool(web_docs)
     state.settings.review = review or state.settings.review
@@ -88,13 +106,14 @@ def wire_settings_tab(
         seed_value: float,
         web_docs: bool,
         review: str | None = None,
+        profile: str | None = None,
     ) -> str:
-        return save_user_settings(state, folder, n_rounds, temp, seed_value, web_docs, review)
+        return save_user_settings(state, folder, n_rounds, temp, seed_value, web_docs, review, profile)
 
     # Another workspace: its files, its last run and its own conversation.
     tab.save.click(
         save,
-        [tab.workspace_box, tab.rounds, tab.temperature, tab.seed, tab.web_docs, tab.review],
+        [tab.workspace_box, tab.rounds, tab.temperature, tab.seed, tab.web_docs, tab.review, tab.profile],
         tab.message,
         api_name="save_settings",
     ).then(disk.files_and_diff, None, [code.explorer, code.last_run.diff], api_visibility="private").then(

@@ -38,6 +38,8 @@ class UserSettings:
     # Review before write (tools/staged_changes.REVIEW_MODES): a run's change waits in the Review
     # tab; "auto" holds runs that change more than one existing file.
     review: str = "auto"
+    # A saved crew profile (profiles/NAME.json, gui/crew_profile_choice.py); "" = the hand-tuned crew.
+    profile: str = ""
 
     def validated(self) -> UserSettings:
         """Clamp values a hand-edited file could get wrong, so a bad file never stops the app."""
@@ -51,6 +53,9 @@ class UserSettings:
         self.seed = int(self.seed)
         self.web_docs = self.web_docs is True
         self.review = self.review if self.review in REVIEW_MODES else "auto"
+        # A name, never a path: a hand edit naming a file elsewhere falls back to the default crew.
+        plain = isinstance(self.profile, str) and not any(c in self.profile for c in "/\\")
+        self.profile = self.profile if plain and not self.profile.endswith(".json") else ""
         return self
 
 

@@ -144,6 +144,27 @@ def test_settings_are_saved_to_the_config_dir(app: RunningApp) -> None:
     assert json.loads((app.root / "config" / "settings.json").read_text())["web_docs"] is False  # type: ignore[attr-defined]
 
 
+def test_a_crew_profile_is_chosen_by_name_only(app: RunningApp) -> None:
+    from agents.crew_profile import list_profiles
+
+    client, path = app.client(), app.root / "config" / "settings.json"  # type: ignore[attr-defined]
+    name = list_profiles()[0]
+    assert "Saved to" in client.predict(
+        str(_workspace(app)), 1, 0.0, 42, False, "auto", name, api_name="/save_settings"
+    )
+    assert json.loads(path.read_text())["profile"] == name
+    before = path.read_bytes()
+    try:
+        reply = client.predict(
+            str(_workspace(app)), 4, 0.0, 42, False, "auto", "../x.json", api_name="/save_settings"
+        )
+    except Exception as exc:  # noqa: BLE001 - the page's list refuses a value it does not offer
+        reply = str(exc)
+    assert "Saved to" not in reply and path.read_bytes() == before
+    client.predict(folder, 1, 0.0, 42, False, "auto", "", api_name="/save_settings")  # the default again
+    assert json.loads(path.read_text())["profile"] == ""
+
+
 def test_plan_preview_and_a_bad_local_model_change_nothing(app: RunningApp, tmp_path: Path) -> None:
     client = app.client()
     plan = client.predict("smollm2-135m", "", 4096, "f16", "auto", api_name="/preview_plan")

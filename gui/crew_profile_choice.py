@@ -1,0 +1,81 @@
+"""The crew profile a run from the page uses (Settings → Crew profile): a saved configuration under
+profiles/ (agents/crew_profile.py), e.g. the one `bench.evolve` found for a model. A profile sets
+the crew's rule switches and retries; rounds, temperature and seed stay as the Settings tab has
+them, since the user sees and sets those there. Only a name profiles/ lists is accepted: the page
+never reads a path it was sent."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agents.crew_runner import CrewSettings
+    from gui.user_settings import UserSettings
+
+DEFAULT_LABEL = "Hand-tuned (the default)"
+
+
+def _folder(folder: Path | None) -> Path:
+    from agents.crew_profile import PROFILES_DIR
+
+    return folder or PROFILES_DIR
+
+
+def profile_choices(folder: Path | None = None) -> list[tuple[str, str]]:
+    """(label, name) for the Settings tab: the default first, then every readable profile."""
+    from agents.crew_profile import list_profiles, load_profile
+
+    choices = [(DEFAULT_LABEL, "")]
+    for name in list_profiles(_folder(folder)):
+        try:
+            profile = load_profile(name, _folder(folder))
+        except ValueError:
+            continue  # a broken file is not offered; crew_settings says why if it was chosen
+        choices.append((f"{name} (chosen for {profile.model})" if profile.model else name, name))
+    return choices
+
+
+def profile_problem(name: str, folder: Path | None = None) -> str:
+    """Why `name` cannot be chosen ('' it can: the default, or a readable profile profiles/ lists)."""
+    from agents.crew_profile import list_profiles, load_profile
+
+    if not name:
+        return ""
+    names = list_profiles(_folder(folder))
+    if name not in names:
+        return f"No crew profile {name!r}; profiles: {', '.join(names) or 'none'}."
+    try:
+        load_profile(name, _folder(folder))
+    except ValueError as exc:
+        return f"Crew profile {name!r} cannot be read: {exc}."
+    return ""
+
+
+def crew_settings(settings: UserSettings, folder: Path | None = None) -> tuple[CrewSettings, str, str]:
+    """The crew's settings for one run, and a notice for the run's sidebar (level, line): which
+    profile ran ("info"), or why the chosen one could not and the hand-tuned crew ran instead
+    ("warning"); no line for the default."""
+    from agents.crew_profile import load_profile
+    from agents.crew_runner import CrewSettings
+    from gui.user_settings import web_docs_for
+
+    base = CrewSettings(
+        rounds=settings.rounds,
+        temperature=settings.temperature,
+        seed=settings.seed,
+        web_docs=web_docs_for(settings),
+    )
+    problem = profile_problem(settings.profile, folder)
+    if not settings.profile:
+        return base, "", ""
+    if problem:
+        return base, "warning", f"{problem} This run uses the hand-tuned crew."
+    profile = load_profile(settings.profile, _folder(folder))
+    crew = replace(
+        base, retry=profile.retry, retry_temperature=profile.retry_temperature, rules=profile.rules()
+    )
+    off = f"off: {', '.join(profile.disabled)}" if profile.disabled else "none off"
+    on = f"; on: {', '.join(profile.enabled)}" if profile.enabled else ""
+    return crew, "info", f"Crew profile {profile.name} (rules {off}{on})."
