@@ -36,7 +36,7 @@ def build_settings_tab(state: IdeState) -> SettingsTab:
     workspace_box = gr.Textbox(str(state.workspace), label="Workspace folder", elem_id="workspace")
     rounds = gr.Slider(1, 10, value=state.settings.rounds, step=1, label="Coder/reviewer rounds")
     temperature = gr.Slider(0.0, 1.5, value=state.settings.temperature, step=0.05, label="Temperature")
-    seed = gr.Number(state.settings.seed, label="Seed", precision=0)
+    seed = gr.Number(state.settings.seed, label="Seed", precision=0, elem_id="seed")
     hosts = ", ".join(urlparse(url).netloc for url in SOURCES.values())
     web_docs = gr.Checkbox(
         value=state.settings.web_docs,
@@ -57,8 +57,7 @@ def build_settings_tab(state: IdeState) -> SettingsTab:
         " nothing reaches the project until you accept it.",
         elem_id="review-mode",
     )
-    choices = profile_choices()
-    chosen = state.settings.profile if state.settings.profile in {name for _, name in choices} else ""
+    choices, chosen = _profiles_now(state)
     profile = gr.Dropdown(
         choices,
         value=chosen,
@@ -70,6 +69,21 @@ def build_settings_tab(state: IdeState) -> SettingsTab:
     save = gr.Button("Save settings", elem_id="save-settings")
     message = gr.Markdown("", elem_id="settings-message")
     return SettingsTab(workspace_box, rounds, temperature, seed, web_docs, review, profile, save, message)
+
+
+def _profiles_now(state: IdeState) -> tuple[list[tuple[str, str]], str]:
+    choices = profile_choices()
+    return choices, state.settings.profile if state.settings.profile in {name for _, name in choices} else ""
+
+
+def settings_now(state: IdeState) -> tuple[Any, ...]:
+    """The tab's fields as saved now. A page is built once, at launch: without this, a reloaded
+    page showed the launch's values, and its next Save wrote them back over what had been saved
+    since (another workspace, rounds, a profile)."""
+    s = state.settings
+    choices, chosen = _profiles_now(state)
+    profile = gr.Dropdown(choices=choices, value=chosen)  # profiles saved since launch are offered too
+    return str(state.workspace), s.rounds, s.temperature, s.seed, s.web_docs, s.review, profile
 
 
 def save_user_settings(
@@ -97,7 +111,7 @@ def save_user_settings(
 
 
 def wire_settings_tab(
-    state: IdeState, tab: SettingsTab, code: CodeTab, disk: DiskRefresh, chat: CrewChat
+    page: gr.Blocks, state: IdeState, tab: SettingsTab, code: CodeTab, disk: DiskRefresh, chat: CrewChat
 ) -> None:
     def save(
         folder: str,
@@ -110,10 +124,12 @@ def wire_settings_tab(
     ) -> str:
         return save_user_settings(state, folder, n_rounds, temp, seed_value, web_docs, review, profile)
 
+    fields = [tab.workspace_box, tab.rounds, tab.temperature, tab.seed, tab.web_docs, tab.review, tab.profile]
+    page.load(lambda: settings_now(state), None, fields, api_visibility="private")
     # Another workspace: its files, its last run and its own conversation.
     tab.save.click(
         save,
-        [tab.workspace_box, tab.rounds, tab.temperature, tab.seed, tab.web_docs, tab.review, tab.profile],
+        fields,
         tab.message,
         api_name="save_settings",
     ).then(disk.files_and_diff, None, [code.explorer, code.last_run.diff], api_visibility="private").then(

@@ -126,6 +126,25 @@ def test_send_and_save_are_on_screen_at_1366x768(app: RunningApp, browser: Any) 
     assert editor is not None and editor["x"] > box["x"]  # the editor sits beside the chat, not below
 
 
+def test_a_page_opened_after_a_save_shows_the_saved_settings(app: RunningApp, browser: Any) -> None:
+    """The page is built at launch: a page opened later must show what was saved since, or its
+    next Save writes the launch's values back over it."""
+    from agents.crew_profile import list_profiles
+
+    name, folder = list_profiles()[0], str(app.workspace)  # type: ignore[attr-defined]
+    client = app.client()
+    assert "Saved" in client.predict(folder, 1, 0.0, 4242, False, "always", name, api_name="/save_settings")
+    try:
+        page = _page(browser, app)
+        page.get_by_role("tab", name="Settings").click()
+        page.wait_for_selector("#crew-profile input")
+        _wait_for(page, f"document.querySelector('#crew-profile input').value.includes('{name}')", 60_000)
+        assert page.locator("#seed input").input_value() == "4242"
+        assert page.locator("#review-mode input:checked").get_attribute("value") == "always"
+    finally:
+        client.predict(folder, 1, 0.0, 42, False, "auto", "", api_name="/save_settings")
+
+
 def test_ctrl_s_saves_and_the_unsaved_marker_clears(app: RunningApp, browser: Any) -> None:
     page = _page(browser, app)
     _open(page, "notes.py")
