@@ -54,7 +54,7 @@ def profile_problem(name: str, folder: Path | None = None) -> str:
 
 
 def crew_settings(settings: UserSettings, folder: Path | None = None) -> tuple[CrewSettings, str, str]:
-    """The crew's settings for one run, and a notice for the run's sidebar (level, line): which
+    """The crew's settings for one run, and a notice for the run's chat (level, line): which
     profile ran ("info"), or why the chosen one could not and the hand-tuned crew ran instead
     ("warning"); no line for the default."""
     from agents.crew_profile import load_profile
