@@ -58,34 +58,23 @@ def build_model_tab(state: IdeState) -> ModelTab:
         with gr.Column(scale=2):
             gauges = gr.HTML(gauges_html(host=state.host), elem_id="gauges")
     gr.Markdown("### Choose a model")
+    chosen, path, reviewer_now, ctx, kv, layer_text = _chosen_now(state)
     with gr.Row():
-        current = state.settings.model or state.default_model_id
-        is_catalog = catalog_entry(current) is not None
-        choice = gr.Dropdown(
-            model_choices(),
-            value=current if is_catalog else LOCAL_FILE,
-            label="Model",
-            elem_id="model-choice",
-        )
-        local_path = gr.Textbox(
-            value="" if is_catalog else current, label="Local .gguf path", elem_id="local-path"
-        )
+        choice = gr.Dropdown(model_choices(), value=chosen, label="Model", elem_id="model-choice")
+        local_path = gr.Textbox(value=path, label="Local .gguf path", elem_id="local-path")
         reviewer = gr.Dropdown(
             reviewer_choices(),
-            value=state.settings.reviewer_model or SAME_AS_CODER,
+            value=reviewer_now,
             label="Reviewer model (planned with the coder into the same memory)",
             allow_custom_value=True,  # a .gguf path given with --reviewer-model
             elem_id="reviewer-choice",
         )
     with gr.Row():
         n_ctx = gr.Number(
-            state.settings.n_ctx, label="Context size (0 = what fits this machine)", precision=0, minimum=0
+            ctx, label="Context size (0 = what fits this machine)", precision=0, minimum=0, elem_id="n-ctx"
         )
-        kv_type = gr.Dropdown(list(KV_CHOICES), value=state.settings.kv_type, label="KV cache type")
-        layers = gr.Textbox(
-            "auto" if state.settings.n_gpu_layers is None else str(state.settings.n_gpu_layers),
-            label="GPU layers (auto, -1 = all, or a number)",
-        )
+        kv_type = gr.Dropdown(list(KV_CHOICES), value=kv, label="KV cache type", elem_id="kv-type")
+        layers = gr.Textbox(layer_text, label="GPU layers (auto, -1 = all, or a number)")
     with gr.Row():
         preview = gr.Button("Preview plan", elem_id="preview-plan")
         download = gr.Button("Download", elem_id="download")
@@ -96,6 +85,28 @@ def build_model_tab(state: IdeState) -> ModelTab:
         model_info, reply_stats, gauges, choice, local_path, reviewer, n_ctx, kv_type, layers, preview,
         download, fetch_best, load, model_message,
     )  # fmt: skip
+
+
+def _chosen_now(state: IdeState) -> tuple[str, str, str, int, str, str]:
+    """The choices as saved now: model (or LOCAL_FILE and its path), reviewer, context, KV, layers."""
+    current = state.settings.model or state.default_model_id
+    is_catalog = catalog_entry(current) is not None
+    layers = "auto" if state.settings.n_gpu_layers is None else str(state.settings.n_gpu_layers)
+    return (
+        current if is_catalog else LOCAL_FILE,
+        "" if is_catalog else current,
+        state.settings.reviewer_model or SAME_AS_CODER,
+        state.settings.n_ctx,
+        state.settings.kv_type,
+        layers,
+    )
+
+
+def choices_now(state: IdeState) -> tuple[Any, ...]:
+    """The panel's fields for a page opened now. The page is built at launch: without this, a page
+    opened after a model was loaded or downloaded showed the launch's model, and Load loaded it."""
+    chosen, path, reviewer, ctx, kv, layers = _chosen_now(state)
+    return gr.Dropdown(choices=model_choices(), value=chosen), path, reviewer, ctx, kv, layers
 
 
 def parse_layers(text: str) -> int | None:
@@ -208,9 +219,11 @@ class ModelActions:
         return self.model_now(), gauges_html(host=self.state.host), last_reply_markdown(self.state.host)
 
 
-def wire_model_tab(state: IdeState, tab: ModelTab) -> None:
+def wire_model_tab(page: gr.Blocks, state: IdeState, tab: ModelTab) -> None:
     actions = ModelActions(state)
     plan_inputs = [tab.choice, tab.local_path, tab.n_ctx, tab.kv_type, tab.layers]
+    fields = [tab.choice, tab.local_path, tab.reviewer, tab.n_ctx, tab.kv_type, tab.layers]
+    page.load(lambda: choices_now(state), None, fields, api_visibility="private")
     tab.preview.click(actions.preview_plan, plan_inputs, tab.model_message, api_name="preview_plan")
     tab.download.click(
         actions.download_model_with_progress, tab.choice, tab.model_message, api_name="download_model"

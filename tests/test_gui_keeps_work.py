@@ -145,6 +145,19 @@ def test_a_page_opened_after_a_save_shows_the_saved_settings(app: RunningApp, br
         client.predict(folder, 1, 0.0, 42, False, "auto", "", api_name="/save_settings")
 
 
+def test_a_page_opened_after_a_model_load_shows_that_load(app: RunningApp, browser: Any) -> None:
+    client = app.client()
+    loaded = client.predict("smollm2-135m", "", 1536, "q8_0", "auto", api_name="/load_model")
+    assert "Not loaded" not in loaded and "failed" not in loaded, loaded
+    try:
+        page = _page(browser, app)
+        page.get_by_role("tab", name="Model").click()
+        _wait_for(page, "document.querySelector('#n-ctx input').value === '1536'", 60_000)
+        assert page.locator("#kv-type input").input_value() == "q8_0"
+    finally:
+        client.predict("smollm2-135m", "", 0, "f16", "auto", api_name="/load_model")
+
+
 def test_ctrl_s_saves_and_the_unsaved_marker_clears(app: RunningApp, browser: Any) -> None:
     page = _page(browser, app)
     _open(page, "notes.py")
