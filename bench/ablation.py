@@ -21,8 +21,9 @@ import datetime
 import json
 import subprocess
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agents.rule_registry import RULES
 
@@ -38,32 +39,51 @@ class Row:
     won: list[str]  # pass without the rule, fail with it
     lost: list[str]  # fail without the rule, pass with it
     seconds_per_item: float
+    # Items the switch changed at all (the code kept, the model calls, the rounds, the approval),
+    # passing or not: 0 says the rule never acted on this set.
+    changed: list[str] = field(default_factory=list)
 
 
-def outcomes(bench: str, folder: Path) -> dict[str, tuple[bool, float]] | None:
-    """Item -> (passed, seconds) of the crew, from a benchmark's output folder; None if none yet."""
+Outcome = tuple  # (passed, seconds) or (passed, seconds, what the run ended with)
+
+
+def _signature(record: dict[str, Any], keys: tuple[str, ...]) -> str:
+    return json.dumps([record.get(k) for k in keys], sort_keys=True, default=str)
+
+
+def outcomes(bench: str, folder: Path) -> dict[str, Outcome] | None:
+    """Item -> (passed, seconds, what it ended with) of the crew, from a benchmark's output folder;
+    None if none yet."""
     if bench == "humaneval":
         path = folder / "records.jsonl"
         if not path.is_file():
             return None
         rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        ended = ("solution", "rounds", "llm_calls")
         return {
-            r["task_id"]: (bool(r["passed"]), float(r["seconds"])) for r in rows if r.get("mode") == "crew"
+            r["task_id"]: (bool(r["passed"]), float(r["seconds"]), _signature(r, ended))
+            for r in rows
+            if r.get("mode") == "crew"
         }
     path = folder / "results.json"
     if not path.is_file():
         return None
     records = json.loads(path.read_text())["records"]
-    return {r["request"]: (bool(r["crew"]["passed"]), float(r["crew"]["seconds"])) for r in records}
+    ended = ("approved", "rounds", "files", "lost", "tests_changed")
+    return {
+        r["request"]: (bool(r["crew"]["passed"]), float(r["crew"]["seconds"]), _signature(r["crew"], ended))
+        for r in records
+    }
 
 
-def compare(config: str, base: dict[str, tuple[bool, float]], runs: dict[str, tuple[bool, float]]) -> Row:
+def compare(config: str, base: dict[str, Outcome], runs: dict[str, Outcome]) -> Row:
     """One row: `runs` against `base`, on the items both have."""
     items = sorted(set(base) & set(runs))
     won = [i for i in items if runs[i][0] and not base[i][0]]
     lost = [i for i in items if base[i][0] and not runs[i][0]]
+    changed = [i for i in items if runs[i][0] != base[i][0] or runs[i][2:] != base[i][2:]]
     seconds = sum(runs[i][1] for i in items) / len(items) if items else 0.0
-    return Row(config, sum(runs[i][0] for i in items), len(items), won, lost, round(seconds, 1))
+    return Row(config, sum(runs[i][0] for i in items), len(items), won, lost, round(seconds, 1), changed)
 
 
 def command(
@@ -81,15 +101,16 @@ def command(
 def table(rows: list[Row]) -> str:
     base = rows[0]
     lines = [
-        "| switched off | passed | won | lost | s / item | Δ s / item |",
-        "|---|---|---|---|---|---|",
+        "| switched off | passed | won | lost | items run differently | s / item | Δ s / item |",
+        "|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         delta = "" if row is base else f"{row.seconds_per_item - base.seconds_per_item:+.1f}"
         won = f"{len(row.won)} ({', '.join(row.won[:4])})" if row.won else "0"
         lost = f"{len(row.lost)} ({', '.join(row.lost[:4])})" if row.lost else "0"
         seconds = f"{row.seconds_per_item} | {delta}"
-        lines.append(f"| {row.config} | {row.passed} / {row.items} | {won} | {lost} | {seconds} |")
+        changed = " | " if row is base else f"{len(row.changed)} | "
+        lines.append(f"| {row.config} | {row.passed} / {row.items} | {won} | {lost} | {changed}{seconds} |")
     return "\n".join(lines)
 
 
@@ -118,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     passed_on = argv[split + 1 :]
     rules = chosen_rules(args.rules)
     rows: list[Row] = []
-    base: dict[str, tuple[bool, float]] = {}
+    base: dict[str, Outcome] = {}
     for rule in [None, *rules]:
         folder = args.out / (rule or "baseline")
         found = outcomes(args.bench, folder)

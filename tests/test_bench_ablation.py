@@ -37,13 +37,20 @@ def test_a_finished_ablation_is_read_not_run_again(
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     [base, off] = last["rows"]
     assert (base["passed"], off["passed"], off["lost"]) == (1, 0, ["HumanEval/0"])
-    assert "| keep_best | 0 / 2 | 0 | 1 (HumanEval/0) |" in (tmp_path / "README.md").read_text()
+    assert "| keep_best | 0 / 2 | 0 | 1 (HumanEval/0) | 1 |" in (tmp_path / "README.md").read_text()
+
+
+def test_an_item_that_ended_otherwise_counts_as_changed_though_it_passes_both_ways() -> None:
+    base = {"a": (True, 1.0, "code 1"), "b": (True, 1.0, "code 2"), "c": (False, 1.0, "code 3")}
+    off = {"a": (True, 2.0, "code 1"), "b": (True, 1.0, "other code"), "c": (False, 9.0, "code 3")}
+    row = compare("example_usage", base, off)
+    assert (row.won, row.lost, row.changed) == ([], [], ["b"])  # seconds alone change nothing
 
 
 def test_the_sealed_set_results_are_read_per_request(tmp_path: Path) -> None:
     records = [{"request": "01_edit", "crew": {"passed": True, "seconds": 3.0}, "single": {"passed": False}}]
     (tmp_path / "results.json").write_text(json.dumps({"summary": {}, "records": records}))
-    assert outcomes("sealed", tmp_path) == {"01_edit": (True, 3.0)}
+    assert outcomes("sealed", tmp_path)["01_edit"][:2] == (True, 3.0)  # type: ignore[index]
     assert outcomes("sealed", tmp_path / "none") is None
 
 
