@@ -53,10 +53,22 @@ def browser() -> Iterator[Any]:
 
 
 _CONSOLE: dict[int, list[str]] = {}  # each page's console messages, for a failure's report
+_OPEN: list[Any] = []  # this test's browser contexts
+
+
+@pytest.fixture(autouse=True)
+def _close_pages() -> Iterator[None]:
+    """Each page polls the server on timers: left open, a module's pages loaded the machine for
+    every later test (five renderers at once in a fresh clone's suite)."""
+    yield
+    while _OPEN:
+        _OPEN.pop().close()
 
 
 def _page(browser: Any, app: RunningApp) -> Any:
-    page = browser.new_context(viewport=SMALL_SCREEN).new_page()  # its own context: its own session
+    context = browser.new_context(viewport=SMALL_SCREEN)  # its own context: its own session
+    _OPEN.append(context)
+    page = context.new_page()
     lines = _CONSOLE.setdefault(id(page), [])
     page.on("console", lambda message: lines.append(f"{message.type}: {message.text}"[:300]))
     page.set_default_timeout(HANG_MS)  # clicks too: one waits for its button to hold still
