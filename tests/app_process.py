@@ -63,7 +63,10 @@ class RunningApp:
         from gradio_client import Client
 
         kwargs.setdefault("verbose", False)
-        return Client(self.base_url, httpx_kwargs={"cookies": self.cookies}, **kwargs)  # type: ignore[arg-type]
+        # httpx's 5 s default timed out fetching the page's config on a loaded machine: a deadline
+        # here is for a hung server, not a slow one.
+        httpx_kwargs = {"cookies": self.cookies, "timeout": 300}
+        return Client(self.base_url, httpx_kwargs=httpx_kwargs, **kwargs)  # type: ignore[arg-type]
 
 
 _PRINTED_URL = re.compile(r"LocalCrew on (http://\S+\?token=(\S+)) ")

@@ -161,7 +161,8 @@ def test_a_crew_profile_is_chosen_by_name_only(app: RunningApp) -> None:
     except Exception as exc:  # noqa: BLE001 - the page's list refuses a value it does not offer
         reply = str(exc)
     assert "Saved to" not in reply and path.read_bytes() == before
-    client.predict(folder, 1, 0.0, 42, False, "auto", "", api_name="/save_settings")  # the default again
+    # The default again, for the module's later tests.
+    client.predict(str(_workspace(app)), 1, 0.0, 42, False, "auto", "", api_name="/save_settings")
     assert json.loads(path.read_text())["profile"] == ""
 
 

@@ -12,7 +12,7 @@ ORDER = "import sys; m = list(sys.modules); print(m.index('llama_cpp.llama_cpp')
 
 
 def _python(code: str) -> str:
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 

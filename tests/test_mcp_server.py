@@ -123,7 +123,7 @@ def test_an_ask_through_mcp_changes_files_as_app_ask_does_and_undo_reverts_it(
     with StubServer("ok", reply=_reply) as stub:
         asked, after_mcp, found, client, (undone, nothing) = anyio.run(drive, stub.url)
         cli = run_app(
-            "ask", REQUEST, "--workspace", str(through_cli), "--rounds", "1", *_backend(stub.url), timeout=240
+            "ask", REQUEST, "--workspace", str(through_cli), "--rounds", "1", *_backend(stub.url), timeout=900
         )
     outcome = asked.structuredContent or {}
     assert not asked.isError, _text(asked) + (tmp_path / "mcp.log").read_text()
@@ -219,7 +219,7 @@ def test_a_refused_workspace_ends_the_server_before_it_serves(tmp_path: Path) ->
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
         stdin=subprocess.DEVNULL,
     )
     assert result.returncode == 2 and "system folder" in result.stderr
