@@ -6,8 +6,9 @@ and its own folder, then compares item by item.
     python -m bench.ablation --bench sealed --rules keep_best,put_back_unasked --out DIR -- --set dev
 
 `--rules all`: every rule on by default. Whatever follows `--` goes to the benchmark as it is
-(`--mode crew` is added for humaneval). A configuration whose folder already has results is read,
-not run again, so a stopped ablation goes on where it stopped. Per rule: items passed, won and lost
+(`--mode crew` is added for humaneval). A configuration whose run ended is read, not run again; a
+stopped one runs again (bench.humaneval then skips the problems it has), so a stopped ablation goes
+on where it stopped. Per rule: items passed, won and lost
 against the baseline (an item that passes only without the rule is won by switching it off), and
 seconds per item. Writes DIR/README.md and ends with one JSON line. `--cache`: the
 configurations share the model's replies (bench.replay cache), so a switch that changes few
@@ -29,6 +30,7 @@ from agents.rule_registry import RULES
 
 BASELINE = "(all rules as they are)"
 BENCHES = ("humaneval", "sealed", "crew")
+DONE = "ablation-done"  # written in a configuration's folder when its run ended
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,12 @@ def outcomes(bench: str, folder: Path) -> dict[str, Outcome] | None:
         r["request"]: (bool(r["crew"]["passed"]), float(r["crew"]["seconds"]), _signature(r["crew"], ended))
         for r in records
     }
+
+
+def finished(folder: Path, found: dict[str, Outcome] | None, base: dict[str, Outcome]) -> bool:
+    """A configuration ran to its end: its run said so, or (a folder from before the marker) it has
+    every item the baseline has. A stopped one runs again; the benchmark keeps what it has."""
+    return (folder / DONE).is_file() or bool(base and found and set(base) <= set(found))
 
 
 def compare(config: str, base: dict[str, Outcome], runs: dict[str, Outcome]) -> Row:
@@ -143,10 +151,12 @@ def main(argv: list[str] | None = None) -> int:
     for rule in [None, *rules]:
         folder = args.out / (rule or "baseline")
         found = outcomes(args.bench, folder)
-        if found is None:
+        if not finished(folder, found, base):
             print(f"== {rule or BASELINE}", flush=True)
             cache = args.out / "calls.jsonl" if args.cache else None
-            subprocess.run(command(args.bench, folder, rule, passed_on, cache), check=False)
+            done = subprocess.run(command(args.bench, folder, rule, passed_on, cache), check=False)
+            if done.returncode == 0:
+                (folder / DONE).touch()
             found = outcomes(args.bench, folder) or {}
         base = base or found
         rows.append(compare(rule or BASELINE, base, found))

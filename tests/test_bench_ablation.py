@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.ablation import chosen_rules, command, compare, main, outcomes
+from bench.ablation import DONE, chosen_rules, command, compare, main, outcomes
 
 
 def _humaneval(folder: Path, passed: dict[str, bool]) -> None:
@@ -29,7 +29,8 @@ def test_a_finished_ablation_is_read_not_run_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _humaneval(tmp_path / "baseline", {"HumanEval/0": True, "HumanEval/1": False})
-    _humaneval(tmp_path / "keep_best", {"HumanEval/0": False, "HumanEval/1": False})
+    (tmp_path / "baseline" / DONE).touch()
+    _humaneval(tmp_path / "keep_best", {"HumanEval/0": False, "HumanEval/1": False})  # every item: done
     assert (
         main(["--bench", "humaneval", "--rules", "keep_best", "--out", str(tmp_path), "--", "--limit", "2"])
         == 0
@@ -45,6 +46,31 @@ def test_an_item_that_ended_otherwise_counts_as_changed_though_it_passes_both_wa
     off = {"a": (True, 2.0, "code 1"), "b": (True, 1.0, "other code"), "c": (False, 9.0, "code 3")}
     row = compare("example_usage", base, off)
     assert (row.won, row.lost, row.changed) == ([], [], ["b"])  # seconds alone change nothing
+
+
+def test_a_stopped_configuration_runs_again_and_a_finished_one_is_marked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+
+    _humaneval(tmp_path / "baseline", {"HumanEval/0": True, "HumanEval/1": False})
+    (tmp_path / "baseline" / DONE).touch()
+    _humaneval(tmp_path / "keep_best", {"HumanEval/0": False})  # stopped after one of two problems
+    ran: list[list[str]] = []
+
+    def run(argv: list[str], check: bool = False) -> subprocess.CompletedProcess[str]:
+        ran.append(argv)
+        with (tmp_path / "keep_best" / "records.jsonl").open("a") as out:  # the rest of the problems
+            out.write(
+                json.dumps({"task_id": "HumanEval/1", "mode": "crew", "passed": True, "seconds": 1.0}) + "\n"
+            )
+        return subprocess.CompletedProcess(argv, 0)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    main(["--bench", "humaneval", "--rules", "keep_best", "--out", str(tmp_path), "--", "--limit", "2"])
+    assert len(ran) == 1 and ran[0][-2:] == ["--without", "keep_best"]  # the baseline was not run again
+    assert (tmp_path / "keep_best" / DONE).is_file()
+    assert "| keep_best | 1 / 2 | 1 (HumanEval/1) | 1 (HumanEval/0) |" in (tmp_path / "README.md").read_text()
 
 
 def test_the_sealed_set_results_are_read_per_request(tmp_path: Path) -> None:
