@@ -27,10 +27,10 @@ def profile_choices(folder: Path | None = None) -> list[tuple[str, str]]:
     """(label, name) for the Settings tab: the default first, then every readable profile."""
     from agents.crew_profile import list_profiles, load_profile
 
-    choices = [(DEFAULT_LABEL, "")]
-    for name in list_profiles(_folder(folder)):
+    folder, choices = _folder(folder), [(DEFAULT_LABEL, "")]
+    for name in list_profiles(folder):
         try:
-            profile = load_profile(name, _folder(folder))
+            profile = load_profile(name, folder)
         except ValueError:
             continue  # a broken file is not offered; crew_settings says why if it was chosen
         choices.append((f"{name} (chosen for {profile.model})" if profile.model else name, name))
@@ -67,9 +67,9 @@ def crew_settings(settings: UserSettings, folder: Path | None = None) -> tuple[C
         seed=settings.seed,
         web_docs=web_docs_for(settings),
     )
-    problem = profile_problem(settings.profile, folder)
     if not settings.profile:
         return base, "", ""
+    problem = profile_problem(settings.profile, folder)
     if problem:
         return base, "warning", f"{problem} This run uses the hand-tuned crew."
     profile = load_profile(settings.profile, _folder(folder))
