@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from agents.crew_profile import CrewProfile
     from agents.crew_runner import CrewSettings
     from gui.user_settings import UserSettings
 
@@ -37,27 +38,28 @@ def profile_choices(folder: Path | None = None) -> list[tuple[str, str]]:
     return choices
 
 
-def profile_problem(name: str, folder: Path | None = None) -> str:
-    """Why `name` cannot be chosen ('' it can: the default, or a readable profile profiles/ lists)."""
+def _chosen(name: str, folder: Path | None) -> tuple[CrewProfile | None, str]:
+    """The profile `name` names, read once, or why it cannot be chosen."""
     from agents.crew_profile import list_profiles, load_profile
 
-    if not name:
-        return ""
     names = list_profiles(_folder(folder))
     if name not in names:
-        return f"No crew profile {name!r}; profiles: {', '.join(names) or 'none'}."
+        return None, f"No crew profile {name!r}; profiles: {', '.join(names) or 'none'}."
     try:
-        load_profile(name, _folder(folder))
+        return load_profile(name, _folder(folder)), ""
     except ValueError as exc:
-        return f"Crew profile {name!r} cannot be read: {exc}."
-    return ""
+        return None, f"Crew profile {name!r} cannot be read: {exc}."
+
+
+def profile_problem(name: str, folder: Path | None = None) -> str:
+    """Why `name` cannot be chosen ('' it can: the default, or a readable profile profiles/ lists)."""
+    return _chosen(name, folder)[1] if name else ""
 
 
 def crew_settings(settings: UserSettings, folder: Path | None = None) -> tuple[CrewSettings, str, str]:
     """The crew's settings for one run, and a notice for the run's chat (level, line): which
     profile ran ("info"), or why the chosen one could not and the hand-tuned crew ran instead
     ("warning"); no line for the default."""
-    from agents.crew_profile import load_profile
     from agents.crew_runner import CrewSettings
     from gui.user_settings import web_docs_for
 
@@ -69,10 +71,9 @@ def crew_settings(settings: UserSettings, folder: Path | None = None) -> tuple[C
     )
     if not settings.profile:
         return base, "", ""
-    problem = profile_problem(settings.profile, folder)
-    if problem:
+    profile, problem = _chosen(settings.profile, folder)
+    if profile is None:
         return base, "warning", f"{problem} This run uses the hand-tuned crew."
-    profile = load_profile(settings.profile, _folder(folder))
     crew = replace(
         base, retry=profile.retry, retry_temperature=profile.retry_temperature, rules=profile.rules()
     )
