@@ -24,7 +24,7 @@ import subprocess
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from agents.rule_registry import RULES
 
@@ -46,7 +46,12 @@ class Row:
     changed: list[str] = field(default_factory=list)
 
 
-Outcome = tuple  # (passed, seconds) or (passed, seconds, what the run ended with)
+class Outcome(NamedTuple):
+    """One item of one configuration."""
+
+    passed: bool
+    seconds: float
+    ended: str = ""  # what the run ended with (code kept, calls, rounds, approval), as JSON
 
 
 def _signature(record: dict[str, Any], keys: tuple[str, ...]) -> str:
@@ -63,7 +68,7 @@ def outcomes(bench: str, folder: Path) -> dict[str, Outcome] | None:
         rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
         ended = ("solution", "rounds", "llm_calls")
         return {
-            r["task_id"]: (bool(r["passed"]), float(r["seconds"]), _signature(r, ended))
+            r["task_id"]: Outcome(bool(r["passed"]), float(r["seconds"]), _signature(r, ended))
             for r in rows
             if r.get("mode") == "crew"
         }
@@ -73,8 +78,9 @@ def outcomes(bench: str, folder: Path) -> dict[str, Outcome] | None:
     records = json.loads(path.read_text())["records"]
     ended = ("approved", "rounds", "files", "lost", "tests_changed")
     return {
-        r["request"]: (bool(r["crew"]["passed"]), float(r["crew"]["seconds"]), _signature(r["crew"], ended))
+        r["request"]: Outcome(bool(c["passed"]), float(c["seconds"]), _signature(c, ended))
         for r in records
+        for c in [r["crew"]]
     }
 
 
@@ -87,11 +93,11 @@ def finished(folder: Path, found: dict[str, Outcome] | None, base: dict[str, Out
 def compare(config: str, base: dict[str, Outcome], runs: dict[str, Outcome]) -> Row:
     """One row: `runs` against `base`, on the items both have."""
     items = sorted(set(base) & set(runs))
-    won = [i for i in items if runs[i][0] and not base[i][0]]
-    lost = [i for i in items if base[i][0] and not runs[i][0]]
-    changed = [i for i in items if runs[i][0] != base[i][0] or runs[i][2:] != base[i][2:]]
-    seconds = sum(runs[i][1] for i in items) / len(items) if items else 0.0
-    return Row(config, sum(runs[i][0] for i in items), len(items), won, lost, round(seconds, 1), changed)
+    won = [i for i in items if runs[i].passed and not base[i].passed]
+    lost = [i for i in items if base[i].passed and not runs[i].passed]
+    changed = [i for i in items if (runs[i].passed, runs[i].ended) != (base[i].passed, base[i].ended)]
+    seconds = sum(runs[i].seconds for i in items) / len(items) if items else 0.0
+    return Row(config, sum(runs[i].passed for i in items), len(items), won, lost, round(seconds, 1), changed)
 
 
 def command(

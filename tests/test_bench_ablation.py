@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.ablation import DONE, chosen_rules, command, compare, main, outcomes
+from bench.ablation import DONE, Outcome, chosen_rules, command, compare, main, outcomes
 
 
 def _humaneval(folder: Path, passed: dict[str, bool]) -> None:
@@ -19,8 +19,8 @@ def _humaneval(folder: Path, passed: dict[str, bool]) -> None:
 
 
 def test_won_and_lost_are_counted_against_the_baseline() -> None:
-    base = {"a": (True, 10.0), "b": (False, 20.0), "c": (True, 30.0)}
-    off = {"a": (False, 5.0), "b": (True, 5.0), "c": (True, 5.0), "d": (True, 5.0)}
+    base = {"a": Outcome(True, 10.0), "b": Outcome(False, 20.0), "c": Outcome(True, 30.0)}
+    off = {k: Outcome(p, 5.0) for k, p in {"a": False, "b": True, "c": True, "d": True}.items()}
     row = compare("keep_best", base, off)
     assert (row.passed, row.items, row.won, row.lost, row.seconds_per_item) == (2, 3, ["b"], ["a"], 5.0)
 
@@ -42,8 +42,16 @@ def test_a_finished_ablation_is_read_not_run_again(
 
 
 def test_an_item_that_ended_otherwise_counts_as_changed_though_it_passes_both_ways() -> None:
-    base = {"a": (True, 1.0, "code 1"), "b": (True, 1.0, "code 2"), "c": (False, 1.0, "code 3")}
-    off = {"a": (True, 2.0, "code 1"), "b": (True, 1.0, "other code"), "c": (False, 9.0, "code 3")}
+    base = {
+        "a": Outcome(True, 1.0, "code 1"),
+        "b": Outcome(True, 1.0, "code 2"),
+        "c": Outcome(False, 1.0, "code 3"),
+    }
+    off = {
+        "a": Outcome(True, 2.0, "code 1"),
+        "b": Outcome(True, 1.0, "other code"),
+        "c": Outcome(False, 9.0, "code 3"),
+    }
     row = compare("example_usage", base, off)
     assert (row.won, row.lost, row.changed) == ([], [], ["b"])  # seconds alone change nothing
 
