@@ -58,7 +58,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         wire_review_tab(page, state, code.review, disk.then_refresh)
         wire_editor(state, code, side, disk)
         wire_model_tab(page, state, model)
-        wire_settings_tab(page, state, settings, code, disk, chat)
+        wire_settings_tab(page, state, settings, code, side, disk, chat)
         wire_live_status(state, header, code, side, chat)
     return page
 

@@ -15,7 +15,7 @@ from gui.crew_chat_wiring import CrewChat
 from gui.crew_profile_choice import profile_choices, profile_problem
 from gui.disk_refresh import DiskRefresh
 from gui.ide_state import IdeState
-from gui.page_layout import CodeTab
+from gui.page_layout import CodeTab, Sidebar
 from tools.web_docs import SOURCES
 
 
@@ -111,7 +111,13 @@ def save_user_settings(
 
 
 def wire_settings_tab(
-    page: gr.Blocks, state: IdeState, tab: SettingsTab, code: CodeTab, disk: DiskRefresh, chat: CrewChat
+    page: gr.Blocks,
+    state: IdeState,
+    tab: SettingsTab,
+    code: CodeTab,
+    side: Sidebar,
+    disk: DiskRefresh,
+    chat: CrewChat,
 ) -> None:
     def save(
         folder: str,
@@ -126,12 +132,14 @@ def wire_settings_tab(
 
     fields = [tab.workspace_box, tab.rounds, tab.temperature, tab.seed, tab.web_docs, tab.review, tab.profile]
     page.load(lambda: settings_now(state), None, fields, api_visibility="private")
-    # Another workspace: its files, its last run and its own conversation.
+    # Another workspace: its files, its last run, its own conversation and its own sidebar (the
+    # other workspace's tool calls and retrieved rows, which open by path, must not stay).
+    sidebar = [side.timeline, side.context, side.context_source, code.hits]
     tab.save.click(
         save,
         fields,
         tab.message,
         api_name="save_settings",
     ).then(disk.files_and_diff, None, [code.explorer, code.last_run.diff], api_visibility="private").then(
-        chat.load_chat, None, [code.chat.chat, code.chat.run_line], api_visibility="private"
+        chat.load_chat, None, [code.chat.chat, code.chat.run_line, *sidebar], api_visibility="private"
     )

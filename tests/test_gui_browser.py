@@ -113,6 +113,23 @@ def test_a_request_in_the_browser_fills_the_sidebar_offline(app: RunningApp, tmp
                 "!document.querySelector('#chat').innerText.includes('Done in')", timeout=180_000
             )
             assert "Write hello.py" not in page.locator("#chat").inner_text()
+
+            # Another workspace (Settings → Save): the sidebar must not keep this one's tool calls
+            # and retrieved rows (a row opens its path, which the other workspace may not have).
+            other = tmp_path / "other-workspace"
+            other.mkdir()
+            (other / "notes.py").write_text("NOTES = []\n")
+            page.get_by_role("tab", name="Settings").click()
+            page.locator("#workspace textarea, #workspace input").first.fill(str(other))
+            page.click("#save-settings")
+            page.wait_for_function(
+                "document.querySelector('#settings-message').innerText.includes('Saved')", timeout=180_000
+            )
+            page.wait_for_function(
+                "!document.querySelector('#timeline .lc-call')"
+                " && !document.querySelector('#context').innerText.includes('calc.py:')",
+                timeout=180_000,
+            )
         finally:
             browser.close()
     assert screenshot.stat().st_size > 20_000
