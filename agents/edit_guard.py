@@ -93,6 +93,14 @@ _CHANGES = re.compile(
     re.I,
 )
 _CLAUSES = re.compile(r"(?<=[.;!?])\s+|\s+(?:that|which|and|then)\s+", re.I)
+# "(don't edit config.json, other machines have different ones)" asks to leave it.
+_NEGATED = re.compile(
+    r"(?:\bdon[’']?t|\bdo\s+not|\bnever|\bnot|\bwithout|\bno\s+need\s+to)\s+(?:\w+\s+)?$", re.I
+)
+
+
+def _asks_a_change(clause: str) -> bool:
+    return any(not _NEGATED.search(clause[: m.start()]) for m in _CHANGES.finditer(clause))
 
 
 def asks_to_change(request: str, path: str) -> bool:
@@ -101,4 +109,4 @@ def asks_to_change(request: str, path: str) -> bool:
     name = path.rsplit("/", 1)[-1]
     stem = name.rsplit(".", 1)[0]
     names = re.compile(rf"{re.escape(path)}|{re.escape(name)}|\b{re.escape(stem)}\b(?!\.\w)", re.I)
-    return any(names.search(clause) and _CHANGES.search(clause) for clause in _CLAUSES.split(request))
+    return any(names.search(clause) and _asks_a_change(clause) for clause in _CLAUSES.split(request))

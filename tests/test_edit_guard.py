@@ -150,3 +150,6 @@ def test_which_clauses_ask_to_change_a_file() -> None:
     assert asks_to_change("In config.json, set the port to 9000", "config.json")
     assert asks_to_change("Update the README with the usage", "README.md")
     assert asks_to_change("Fix the typo in data/names.csv", "data/names.csv")
+    # Told to leave it: the sealed dev set's "(don't edit config.json, other machines have …)".
+    assert not asks_to_change("fall back to DEFAULTS. (don't edit config.json, others differ)", "config.json")
+    assert not asks_to_change("Never change scores.csv; fix grades.py", "scores.csv")
