@@ -15,7 +15,7 @@ from agents.roles import Role, coder_task, plain_task
 from agents.round_versions import code_of
 from agents.rule_registry import RuleSwitches
 from agents.run_state import RunState
-from agents.static_rules import StaticScan, static_problems
+from agents.static_rules import StaticScan, files_broken, static_problems
 from models.engine import GenerationSettings
 from tools.workspace_files import WorkspaceFiles, python_sources
 
@@ -129,7 +129,12 @@ class CoderTurn:
             echoed=unchanged if state.echoed else [],
             exists=lambda rel: self.files.resolve(rel).exists(),
         )
-        return problems + static_problems(scan, self.rules)
+        problems += static_problems(scan, self.rules)
+        if state.allowed_files and self.rules.on("broken_files_shown"):
+            # A rename "and every use" names one file; the files it broke are the rest of the work.
+            broken = [f for f in files_broken(scan, self.rules) if f not in state.allowed_files]
+            state.allowed_files += broken
+        return problems
 
     def python_sources(self) -> dict[str, str]:
         """The project's Python files (tools.workspace_files.python_sources), by path."""

@@ -56,6 +56,7 @@ from agents.round_policy import (
 from agents.round_versions import ending_message, files_now, keep_best, restore_round, same_code, version_of
 from agents.rule_registry import RuleSwitches
 from agents.run_state import RunState
+from agents.work_files import work_files
 from agents.written_checks import modules_of
 from models.chat_engine import ChatEngine
 from models.engine import GenerationSettings
@@ -187,7 +188,8 @@ class CrewRunner:
             run_id, facts, context, started, rounds=self.settings.rounds, context_text=context_text
         )
         self._remember_previous(state, files)
-        state.allowed_files = list(facts.files)
+        named = self.rules.on("work_files")
+        state.allowed_files = work_files(facts, files, self.texts.small) if named else list(facts.files)
         state.user_tests = any(is_test_file(f) for f in files)
         # The docstring examples of the files the request names, before the coder can drop them.
         state.examples_before = self.checks.example_checks(modules_of([f for f in facts.files if f in files]))

@@ -58,6 +58,9 @@ RULES: tuple[Rule, ...] = (
     # ---- prompt ----
     _R("follow_up_memory", _P, "a follow-up is shown the previous request and the files it changed",
        "tests/test_follow_up_memory.py", "tests/test_follow_up_memory.py"),
+    _R("work_files", _P, "a request naming files may write those it asks to change and the modules they "
+       "import; naming only a test or a file to leave, the project's code", "tests/test_work_files.py",
+       "tests/test_work_files.py"),
     _R("small_project_files", _P, "with no file named, a small project's files are shown whole",
        "bench/results/crew-1.5b-2026-11-25", "tests/test_small_project_files.py"),
     _R("retrieved_context", _P, "code found by search is shown when no file is",
@@ -66,6 +69,9 @@ RULES: tuple[Rule, ...] = (
        "tests/test_api_docs.py", "tests/test_api_docs_lookup.py"),
     _R("api_docs_named", _P, "the APIs the request names come with their signature and docstring",
        "tests/test_api_docs_named.py", "tests/test_api_docs_named.py", default=False),
+    _R("broken_files_shown", _P, "a project file the run broke (its imports or calls) is shown, and may "
+       "be written, in the next round", "bench/results/ide-use-rename-2026-11-28",
+       "tests/test_broken_files_shown.py"),
     _R("focused_retry", _P, "after an unchanged answer, only the functions at issue are shown",
        "bench/results/crew-1.5b-class-checks-2026-11-26", "tests/test_focused_retry.py"),
     # ---- parse reply ----

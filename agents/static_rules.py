@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agents.project_calls import new_call_breaks
-from agents.project_imports import new_breaks
+from agents.project_calls import broken_calls, new_call_breaks
+from agents.project_imports import broken_imports, new_breaks
 from agents.request_checks import (
     imports_for,
 )
@@ -33,7 +33,7 @@ from agents.request_checks import (
 from agents.request_checks import (
     unused_parameters as _unused_parameters,
 )
-from agents.request_facts import RequestFacts
+from agents.request_facts import RequestFacts, is_test_file
 from agents.rule_registry import RuleSwitches, Stage
 
 
@@ -163,3 +163,15 @@ def project_imports(scan: StaticScan) -> list[str]:
 def project_calls(scan: StaticScan) -> list[str]:
     """Every call of a project function, outside the user's tests, still fits its parameters."""
     return new_call_breaks(_sources_before(scan), scan.sources)
+
+
+def files_broken(scan: StaticScan, rules: RuleSwitches) -> list[str]:
+    """The project files whose imports or calls this run broke (by the checks switched on), tests
+    left out: the files the coder must change too, which a request naming one file keeps it from."""
+    before, after = _sources_before(scan), scan.sources
+    found: set[str] = set()
+    if rules.on("project_imports"):
+        found |= {rel for rel, _, _ in broken_imports(after) - broken_imports(before)}
+    if rules.on("project_calls"):
+        found |= {broken[0] for broken in broken_calls(after) - broken_calls(before)}
+    return sorted(rel for rel in found if not is_test_file(rel))

@@ -39,6 +39,8 @@ INERT_ON_HUMANEVAL = {
     "tests_before_run": "no tests in the workspace",
     "asked_tests_stop": "no tests asked for",
     "checked_approval": "no tests in the workspace",
+    "broken_files_shown": "one file in the workspace: no other file to break",
+    "work_files": "the named solution.py is the target and imports no project module",
 }
 # Rules read only from round 2 on: moot with one round.
 RETRY_RULES = ("plan_retries", "plain_retry", "sampled_retries", "fresh_after_repeat")
