@@ -1,9 +1,8 @@
 """What the request plainly asks for, checked in the code without running it.
 
 A small reviewer's asserts are often wrong (bench.reviewer), but some misses need no assert: a
-function the request writes as a call that no file defines, a parameter the request names that
-its function never reads, or a name the code reads that nothing binds. Each is reported as a
-problem the coder's next try is told.
+function the request writes as a call that no file defines, or a name the code reads that
+nothing binds. Each is reported as a problem the coder's next try is told.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from agents.stray_methods import only_class, takes_self
 
 _BUILTINS = set(dir(builtins)) | {"__file__", "__builtins__"}
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
-_WORD = re.compile(r"[A-Za-z_]\w*")
 _NEXT = re.compile(r"\b\w+\s*\(|[.;](?:\s|$)")  # where a clause about a call ends
 _AS_INT = re.compile(r"\bas an? (?:int|integer)\b", re.I)
 _INT_MAKERS = {"int", "round", "len", "floor", "ceil", "trunc", "ord", "count", "index", "find"}
@@ -34,26 +32,6 @@ def undefined_calls(request: str, sources: list[str]) -> list[str]:
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     defined = {node.name for tree in _trees(sources) for node in ast.walk(tree) if isinstance(node, kinds)}
     return [name for name in asked if name not in defined]
-
-
-def unused_parameters(request: str, sources: list[str]) -> list[str]:
-    """`function(parameter)` for each parameter the request names that its function never reads
-    (asked for `sep`, the 0.5B added `sep=', '` and kept joining with ', ')."""
-    named = set(_WORD.findall(request))
-    found = []
-    for tree in _trees(sources):
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or node.name not in named:
-                continue
-            arguments = node.args
-            parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-            read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-            found += [
-                f"{node.name}({p.arg})"
-                for p in parameters
-                if p.arg in named and p.arg not in read and p.arg not in ("self", "cls")
-            ]
-    return found
 
 
 def clauses_about(request: str, name: str) -> list[str]:

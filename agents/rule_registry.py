@@ -109,8 +109,6 @@ RULES: tuple[Rule, ...] = (
        "tests/test_crew_logic.py", "tests/test_named_files_written.py", _ST + "named_files_written"),
     _R("undefined_calls", _S, "a function the request writes as a call that no file defines",
        "tests/test_request_checks.py", "tests/test_undefined_calls.py", _ST + "undefined_calls"),
-    _R("unused_parameters", _S, "a parameter the request names that its function never reads",
-       "tests/test_request_checks.py", "tests/test_unused_parameters.py", _ST + "unused_parameters"),
     _R("ints_not_made", _S, "a function said to return 'an int' that never makes one",
        "bench/results/crew-1.5b-put-back-2026-11-26", "tests/test_ints_not_made.py", _ST + "ints_not_made"),
     _R("project_imports", _S, "every module of the project still imports what it imports from the others",

@@ -30,9 +30,6 @@ from agents.request_checks import (
 from agents.request_checks import (
     undefined_calls as _undefined_calls,
 )
-from agents.request_checks import (
-    unused_parameters as _unused_parameters,
-)
 from agents.request_facts import RequestFacts, is_test_file
 from agents.rule_registry import RuleSwitches, Stage
 
@@ -129,11 +126,6 @@ def undefined_calls(scan: StaticScan) -> list[str]:
         return []
     asked = ", ".join(f"{name}()" for name in undefined)
     return [f"The request asks for {asked}, which no file defines."]
-
-
-def unused_parameters(scan: StaticScan) -> list[str]:
-    unused = _unused_parameters(scan.facts.text, list(scan.sources.values()))
-    return [f"These parameters are never used in their function: {', '.join(unused)}."] if unused else []
 
 
 def ints_not_made(scan: StaticScan) -> list[str]:
