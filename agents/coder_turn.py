@@ -96,7 +96,8 @@ class CoderTurn:
         """Writes a reply to the last prompt (one of its candidates) and returns its problems."""
         state.context.agent = "coder"
         expected, fallback, shown_files = self._shape
-        return self._write(state, file_blocks(reply, expected, fallback, shown_files), reply)
+        owners = self.rules.on("nameless_block_owner")
+        return self._write(state, file_blocks(reply, expected, fallback, shown_files, owners), reply)
 
     def _write(self, state: RunState, blocks: list[FileBlock], reply: str) -> list[str]:
         context = state.context

@@ -81,20 +81,27 @@ def _path_inside(code: str) -> str | None:
 
 
 def file_blocks(
-    reply: str, expected: list[str], fallback: str | None = None, shown: Mapping[str, str] | None = None
+    reply: str,
+    expected: list[str],
+    fallback: str | None = None,
+    shown: Mapping[str, str] | None = None,
+    owners: bool = False,
 ) -> list[FileBlock]:
     """The files a reply writes, last version of each. A block without a path belongs to the one
     expected file when there is exactly one (else to `fallback`: the file a follow-up is about);
     output or shell blocks are never files. With expected files, only those may be written.
     `shown`: the files as the coder was shown them; a later block that changes nothing of one does
     not replace an earlier block that changed it (the 0.5B wrote todo.py three times: as it was,
-    with the asked-for method, then part of it as it was)."""
+    with the asked-for method, then part of it as it was). `owners`: a block without a path, among
+    several expected files, goes to the one shown file that defines what it defines."""
     found: dict[str, str] = {}
     for before, language, block in _blocks(reply):
         if language in _NOT_FILES or not block.strip():
             continue
         for number, code in enumerate(_split_at_headers(block, expected)):
             named = (_path_before(before) if number == 0 else None) or _path_inside(code)
+            if named is None and owners and len(expected) > 1 and shown:
+                named = owner_of(code, {rel: shown[rel] for rel in expected if rel in shown})
             placed = _file_of(found, code, language, named, expected, fallback)
             if placed is None:
                 continue
@@ -102,6 +109,23 @@ def file_blocks(
             if not (path in found and shown and path in shown and _repeats(text, found[path], shown[path])):
                 found[path] = text
     return [FileBlock(path, content) for path, content in found.items()]
+
+
+def owner_of(code: str, files: Mapping[str, str]) -> str | None:
+    """The one file that defines at its top level something `code` defines (a rename across two
+    files: the 0.5B answered report.py's summary() in a block with no path), or None."""
+    defined = _top_level_names(code)
+    owners = [rel for rel, text in files.items() if defined & _top_level_names(text)]
+    return owners[0] if defined and len(owners) == 1 else None
+
+
+def _top_level_names(code: str) -> set[str]:
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return set()
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return {node.name for node in tree.body if isinstance(node, kinds)}
 
 
 def _repeats(later: str, earlier: str, shown: str) -> bool:

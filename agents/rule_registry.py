@@ -79,6 +79,9 @@ RULES: tuple[Rule, ...] = (
        "tests/test_path_lines_dropped.py", "tests/test_path_lines_dropped.py"),
     _R("nameless_block_follow_up", _A, "a follow-up's block without a file name goes to the last run's file",
        "tests/test_nameless_block_follow_up.py", "tests/test_nameless_block_follow_up.py"),
+    _R("nameless_block_owner", _A, "a block without a file name, among several files, goes to the one "
+       "shown file that defines what it defines", "bench/results/ide-use-rename-2026-11-28",
+       "tests/test_nameless_block_owner.py"),
     # ---- write ----
     _R("data_files_kept", _W, "a data file the request does not ask to change is never rewritten",
        "tests/test_edit_guard.py", "tests/test_data_files_kept.py", _WR + "data_files_kept"),

@@ -41,6 +41,7 @@ INERT_ON_HUMANEVAL = {
     "checked_approval": "no tests in the workspace",
     "broken_files_shown": "one file in the workspace: no other file to break",
     "work_files": "the named solution.py is the target and imports no project module",
+    "nameless_block_owner": "one file expected: a block without a name is already its",
 }
 # Rules read only from round 2 on: moot with one round.
 RETRY_RULES = ("plan_retries", "plain_retry", "sampled_retries", "fresh_after_repeat")
