@@ -4,8 +4,8 @@ A request names files for two reasons: the files to change, and the files that s
 ("test_cart.py is failing, can you fix it?", "don't edit config.json"). Only the first are targets.
 Named only the second, the coder could write nothing but a test it must not edit or a file it was
 told to leave; named report.py and main.py, it could not write orders.py, where the method to
-rename lives. So: the targets, and the project modules they import; none at all when the request
-names no target (the coder may then write the project's code, as when it names no file).
+rename lives. So: the named files and the project modules the targets import; no limit at all when
+the request names no target (the coder may then write the project's code, as when it names none).
 """
 
 from __future__ import annotations
@@ -47,14 +47,16 @@ def imported_files(rel: str, source: str, modules: dict[str, str]) -> list[str]:
 def work_files(
     facts: RequestFacts, existing: list[str], texts: Callable[[list[str]], dict[str, str]]
 ) -> list[str]:
-    """The files the coder may write ([]: any): the named targets, then what they import.
-    `texts`: the readable text of each of the files it is given."""
+    """The files the coder is shown and may write ([]: any): the named files when one of them is a
+    target, then what the targets import. `texts`: the readable text of each file it is given."""
     have = set(existing)
     targets = [rel for rel in facts.files if is_target(rel, facts, have)]
     if not targets:
         return []
     modules = {module_name(rel): rel for rel in existing if rel.endswith(".py")}
-    allowed = list(targets)
+    # The other named files stay: they are shown (scores.csv's rows, to the code that reads it),
+    # and the write rules refuse a change to them the request does not ask for.
+    allowed = list(facts.files)
     for rel, source in texts([t for t in targets if t.endswith(".py") and t in have]).items():
         for imported in imported_files(rel, source, modules):
             if imported not in allowed and not is_user_test(imported):

@@ -38,6 +38,9 @@ def test_a_named_test_the_request_does_not_ask_to_change_limits_nothing() -> Non
 def test_a_data_file_to_leave_alone_limits_nothing_and_one_to_change_is_a_target() -> None:
     assert _allowed("load_settings crashes: fall back to DEFAULTS (don't edit config.json)") == []
     assert _allowed("Add a debug key to config.json.") == ["config.json"]
+    # A data file read by the code asked for stays in view: its rows show the format.
+    reads = _allowed("config.json holds the port. Write port.py with get_port().")
+    assert reads == ["config.json", "port.py"]
 
 
 def test_a_new_file_named_is_a_target_and_imports_nothing_yet() -> None:
