@@ -7,20 +7,11 @@ request that names one file let it write only that file, and report.py was never
 from pathlib import Path
 
 from tests.crew_script import crew, files
-
-CATALOG = "def by_author(books, author):\n    return [b for b in books if b[1] == author]\n"
-RENAMED = "def books_by(books, author):\n    return [b for b in books if b[1] == author]\n"
-COUNT = "\n\ndef count(books, author):\n    return len({}(books, author))\n"
-REPORT = "from catalog import by_author\n" + COUNT.format("by_author")
-FIXED = "from catalog import books_by\n" + COUNT.format("books_by")
-TESTS = "from report import count\n\n\ndef test_count():\n    assert count([('E', 'A')], 'A') == 1\n"
-REQUEST = "Rename the function by_author in catalog.py to books_by and update every use."
-OFF = frozenset({"reviewer_checks", "plain_retry", "sampled_retries", "fresh_after_repeat"})
+from tests.rename_project import FIXED, OFF, RENAMED, REPORT, REQUEST, TESTS, make
 
 
 def _rename(tmp_path: Path, without: frozenset[str]):
-    for name, text in {"catalog.py": CATALOG, "report.py": REPORT, "test_report.py": TESTS}.items():
-        (tmp_path / name).write_text(text)
+    make(tmp_path)
     # Round 1 renames the definition only; round 2 answers with both files.
     coder = [files(("catalog.py", RENAMED)), files(("catalog.py", RENAMED), ("report.py", FIXED))]
     summary, _, engine = crew(tmp_path, REQUEST, coder=coder, rounds=2, without=OFF | without)

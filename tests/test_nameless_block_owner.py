@@ -9,15 +9,7 @@ from pathlib import Path
 
 from agents.file_blocks import file_blocks, owner_of
 from tests.crew_script import FENCE, crew, files
-
-CATALOG = "def by_author(books, author):\n    return [b for b in books if b[1] == author]\n"
-RENAMED = "def books_by(books, author):\n    return [b for b in books if b[1] == author]\n"
-COUNT = "\n\ndef count(books, author):\n    return len({}(books, author))\n"
-REPORT = "from catalog import by_author\n" + COUNT.format("by_author")
-FIXED = "from catalog import books_by\n" + COUNT.format("books_by")
-TESTS = "from report import count\n\n\ndef test_count():\n    assert count([('E', 'A')], 'A') == 1\n"
-REQUEST = "Rename the function by_author in catalog.py to books_by and update every use."
-OFF = frozenset({"reviewer_checks", "plain_retry", "sampled_retries", "fresh_after_repeat"})
+from tests.rename_project import CATALOG, FIXED, OFF, RENAMED, REPORT, REQUEST, make
 
 
 def test_a_nameless_block_goes_to_the_one_file_defining_its_functions() -> None:
@@ -33,8 +25,7 @@ def test_a_nameless_block_goes_to_the_one_file_defining_its_functions() -> None:
 
 
 def _rename(tmp_path: Path, without: frozenset[str]):
-    for name, text in {"catalog.py": CATALOG, "report.py": REPORT, "test_report.py": TESTS}.items():
-        (tmp_path / name).write_text(text)
+    make(tmp_path)
     second = files(("catalog.py", RENAMED)) + f"\n{FENCE}python\n{FIXED}{FENCE}\n"
     coder = [files(("catalog.py", RENAMED)), second]
     return crew(tmp_path, REQUEST, coder=coder, rounds=2, without=OFF | without)[0]

@@ -1,11 +1,15 @@
 """A user in chromium: a rename across files in a project with its own tests, a follow-up, Undo;
 then Settings -> another workspace (the sidebar must clear, its own chat shows), a request there,
-and back. Run make_projects.sh first."""
+and back. Run make_projects.sh first. MODEL=qwen2.5-coder-1.5b-q4_k_m ONLY_A=1: the 1.5B run, the
+catalogue only (its own port and settings)."""
 import os, re, subprocess as sp, time
 from pathlib import Path
 from playwright.sync_api import sync_playwright
 
-A, B, PORT, CFG = Path("/tmp/ulib"), Path("/tmp/ustats"), 7881, "/tmp/ulibcfg"
+MODEL = os.environ.get("MODEL", "qwen2.5-coder-0.5b-q4_k_m")
+ONLY_A = os.environ.get("ONLY_A") == "1"
+A, B = Path("/tmp/ulib"), Path("/tmp/ustats")
+PORT, CFG = (7883, "/tmp/ulibcfg15") if ONLY_A else (7881, "/tmp/ulibcfg")
 REQS_A = [
     "Rename the function by_author in catalog.py to books_by and update every use.",
     "Also make summary say 'no books' instead of '0 book(s)' when the author has none.",
@@ -53,7 +57,7 @@ def switch(page, ws):
 
 
 log = open("/tmp/use_ide_rename_app.log", "w")
-app = sp.Popen([PY, "app.py", "--no-browser", "--port", str(PORT), "--workspace", str(A), "--model", "qwen2.5-coder-0.5b-q4_k_m"],
+app = sp.Popen([PY, "app.py", "--no-browser", "--port", str(PORT), "--workspace", str(A), "--model", MODEL],
                cwd="/work/main", stdout=sp.PIPE, stderr=log, text=True, env=dict(os.environ, LOCALCREW_CONFIG_DIR=CFG))
 url = None
 for line in app.stdout:
@@ -80,6 +84,8 @@ with sync_playwright() as p:
     time.sleep(3)
     print("--- after undo, diff:\n" + sh(A, "git", "diff"), "\n| tests:", tests(A), flush=True)
     page.get_by_role("tab", name="Code").click(); time.sleep(1)
+    if ONLY_A:
+        b.close(); app.terminate(); raise SystemExit(0)
     switch(page, B)
     print("--- B: sidebar", sidebar(page), "| chat:", page.locator("#chat").inner_text()[:200].replace("\n", " "), flush=True)
     send(page, REQ_B, 1)
