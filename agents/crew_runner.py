@@ -188,13 +188,11 @@ class CrewRunner:
             run_id, facts, context, started, rounds=self.settings.rounds, context_text=context_text
         )
         self._remember_previous(state, files)
-        named = self.rules.on("work_files")
-        state.allowed_files = work_files(facts, files, self.texts.small) if named else list(facts.files)
+        state.allowed_files = work_files(facts, files, self.texts.small, self.rules)
         state.user_tests = any(is_test_file(f) for f in files)
         # The docstring examples of the files the request names, before the coder can drop them.
         state.examples_before = self.checks.example_checks(modules_of([f for f in facts.files if f in files]))
-        if self.rules.on("api_docs_named"):
-            state.request_docs = docs_named(context, facts.text)
+        state.request_docs = docs_named(context, facts.text) if self.rules.on("api_docs_named") else ""
         self._rounds = state.rounds
         self.settler = self._new_settler()
         self.checks.tests_before(state)

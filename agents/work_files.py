@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from agents.project_imports import import_target, module_name
 from agents.request_facts import RequestFacts, is_user_test
+from agents.rule_registry import RuleSwitches
 
 
 def is_target(rel: str, facts: RequestFacts, existing: set[str]) -> bool:
@@ -45,10 +46,16 @@ def imported_files(rel: str, source: str, modules: dict[str, str]) -> list[str]:
 
 
 def work_files(
-    facts: RequestFacts, existing: list[str], texts: Callable[[list[str]], dict[str, str]]
+    facts: RequestFacts,
+    existing: list[str],
+    texts: Callable[[list[str]], dict[str, str]],
+    rules: RuleSwitches | None = None,
 ) -> list[str]:
     """The files the coder is shown and may write ([]: any): the named files when one of them is a
-    target, then what the targets import. `texts`: the readable text of each file it is given."""
+    target, then what the targets import (with the rule off: the named files alone). `texts`: the
+    readable text of each file it is given."""
+    if rules is not None and not rules.on("work_files"):
+        return list(facts.files)
     have = set(existing)
     targets = [rel for rel in facts.files if is_target(rel, facts, have)]
     if not targets:
