@@ -15,7 +15,7 @@ from gui.chat_store import ChatSaver, ChatStore
 from gui.crew_session import Ticket, drawn_alike
 from gui.disk_refresh import DiskRefresh
 from gui.ide_state import IdeState
-from gui.page_layout import CodeTab, Sidebar
+from gui.page_layout import CodeTab, Sidebar, sidebar_fields
 from gui.run_view import RunView
 from gui.sidebar_html import context_rows, timeline_html
 
@@ -178,7 +178,8 @@ def wire_crew_chat(
 ) -> CrewChat:
     handlers = CrewChat(state)
     c = code.chat
-    run_outputs = [c.chat, c.request, side.timeline, side.context, side.context_source, code.hits]
+    sidebar = sidebar_fields(side, code)
+    run_outputs = [c.chat, c.request, *sidebar]
     run_outputs += [c.run_line, c.cancel]
     # Requests wait in CrewSession's queue, which shows their place; Gradio's would hide them
     # behind "queue: 1/1". "multiple": a second Send in the same tab queues instead of vanishing.
@@ -207,6 +208,5 @@ def wire_crew_chat(
     c.clear_chat.click(handlers.clear_conversation, None, [c.chat, c.run_line], api_name="clear_chat")
     # The Chatbot's own bin icon does the same.
     c.chat.clear(handlers.clear_conversation, None, [c.chat, c.run_line], api_visibility="private")
-    sidebar = [side.timeline, side.context, side.context_source, code.hits]
     page.load(handlers.load_chat, None, [c.chat, c.run_line, *sidebar], api_visibility="private")
     return handlers

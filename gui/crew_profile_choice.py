@@ -42,11 +42,12 @@ def _chosen(name: str, folder: Path | None) -> tuple[CrewProfile | None, str]:
     """The profile `name` names, read once, or why it cannot be chosen."""
     from agents.crew_profile import list_profiles, load_profile
 
-    names = list_profiles(_folder(folder))
+    folder = _folder(folder)
+    names = list_profiles(folder)
     if name not in names:
         return None, f"No crew profile {name!r}; profiles: {', '.join(names) or 'none'}."
     try:
-        return load_profile(name, _folder(folder)), ""
+        return load_profile(name, folder), ""
     except ValueError as exc:
         return None, f"Crew profile {name!r} cannot be read: {exc}."
 

@@ -19,7 +19,15 @@ from gui.editor_wiring import wire_editor
 from gui.ide_state import IdeState
 from gui.last_run_wiring import wire_last_run
 from gui.model_tab import build_model_tab, wire_model_tab
-from gui.page_layout import CodeTab, Header, Sidebar, build_code_tab, build_header, build_sidebar
+from gui.page_layout import (
+    CodeTab,
+    Header,
+    Sidebar,
+    build_code_tab,
+    build_header,
+    build_sidebar,
+    sidebar_fields,
+)
 from gui.review_tab import wire_review_tab
 from gui.settings_tab import build_settings_tab, wire_settings_tab
 from gui.sidebar_html import SIDEBAR_CSS
@@ -66,14 +74,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
 def wire_live_status(state: IdeState, header: Header, code: CodeTab, side: Sidebar, chat: CrewChat) -> None:
     """The timers: another tab's run in this chat (and its sidebar), the status line, and the
     indexing buttons."""
-    watched = [
-        code.chat.chat,
-        code.chat.run_line,
-        side.timeline,
-        side.context,
-        side.context_source,
-        code.hits,
-    ]
+    watched = [code.chat.chat, code.chat.run_line, *sidebar_fields(side, code)]
     watch_timer = gr.Timer(WATCH_S)
     watch_timer.tick(
         chat.watch, None, watched, api_visibility="private", show_progress="hidden", concurrency_limit=None

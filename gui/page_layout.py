@@ -97,6 +97,11 @@ class CodeTab:
     review: ReviewTab
 
 
+def sidebar_fields(side: Sidebar, code: CodeTab) -> list[Any]:
+    """The outputs a run's view fills beside the chat, in CrewChat.sidebar_now's order."""
+    return [side.timeline, side.context, side.context_source, code.hits]
+
+
 def build_header(state: IdeState) -> Header:
     with gr.Row():
         gr.Markdown("## LocalCrew", elem_id="title")

@@ -15,7 +15,7 @@ from gui.crew_chat_wiring import CrewChat
 from gui.crew_profile_choice import profile_choices, profile_problem
 from gui.disk_refresh import DiskRefresh
 from gui.ide_state import IdeState
-from gui.page_layout import CodeTab, Sidebar
+from gui.page_layout import CodeTab, Sidebar, sidebar_fields
 from tools.web_docs import SOURCES
 
 
@@ -134,7 +134,7 @@ def wire_settings_tab(
     page.load(lambda: settings_now(state), None, fields, api_visibility="private")
     # Another workspace: its files, its last run, its own conversation and its own sidebar (the
     # other workspace's tool calls and retrieved rows, which open by path, must not stay).
-    sidebar = [side.timeline, side.context, side.context_source, code.hits]
+    sidebar = sidebar_fields(side, code)
     tab.save.click(
         save,
         fields,
