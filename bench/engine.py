@@ -10,7 +10,10 @@ the plain Llama's own counter (llama_perf_context n_p_eval) is shown beside it a
 The speed-up figures (constrained_ratio, rewrite_speedup) are bench/engine_speedups.py's.
 batch4_speedup: total decode tokens/s of 4 replies decoded together (Engine.complete_many, sampled
 at temperature 0.7, seeds apart) over decode tokens/s of one chat() reply with the same settings,
-same prompts, same run, alternating which goes first.
+same prompts, same run, alternating which goes first. Beside it, where a batch step's time went:
+llama_decode, sampling (on the GPU's graph where the model runs there: models.batch_decode), and
+making the batch context per call; `--cpu-sampling` keeps the sampling on the CPU to compare, and
+`--batch-n N` decodes N replies together instead of 4 (the figures are then named batchN_...).
 """
 
 from __future__ import annotations
@@ -124,7 +127,12 @@ def _chat_turn_fractions(engine: Engine, raw: Any, gen: GenerationSettings) -> l
 
 
 def run(
-    model: str | None, rounds: int, max_tokens: int, n_ctx: int, parts: tuple[str, ...] = PARTS
+    model: str | None,
+    rounds: int,
+    max_tokens: int,
+    n_ctx: int,
+    parts: tuple[str, ...] = PARTS,
+    batch_n: int = BATCH_N,
 ) -> dict[str, Any]:
     from llama_cpp import Llama
 
@@ -173,7 +181,7 @@ def run(
     if raw is not None:
         raw.close()
     if "batch" in parts:
-        result |= batch_speedup(engine, rounds, max_tokens)
+        result |= batch_speedup(engine, rounds, max_tokens, batch_n)
     tool_gen = GenerationSettings(temperature=0.0, max_tokens=1200, seed=1234, repeat_penalty=1.0)
     speed_rounds = rounds
     if "constrained" in parts:
@@ -184,11 +192,12 @@ def run(
     return result
 
 
-def batch_speedup(engine: Engine, rounds: int, max_tokens: int) -> dict[str, Any]:
-    """Decode tokens/s of BATCH_N replies decoded together over that of one reply (module doc)."""
+def batch_speedup(engine: Engine, rounds: int, max_tokens: int, n: int = BATCH_N) -> dict[str, Any]:
+    """Decode tokens/s of `n` replies decoded together over that of one reply (module doc)."""
     gen = GenerationSettings(temperature=0.7, max_tokens=max_tokens, seed=1234)
     one: list[CallStats] = []
     many: list[CallStats] = []
+    runs: list[Any] = []  # models.batch_decode.BatchRun of each batched call
     for round_index in range(rounds):
         for index, prompt in enumerate(PROMPTS[:BATCH_PROMPTS]):
             messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}]
@@ -198,17 +207,24 @@ def batch_speedup(engine: Engine, rounds: int, max_tokens: int) -> dict[str, Any
                 if who == "one":
                     one.append(engine.chat(messages, replace(gen, seed=seed))[1])
                 else:
-                    engine.complete_many(messages, spread_settings(replace(gen, seed=seed), BATCH_N))
+                    engine.complete_many(messages, spread_settings(replace(gen, seed=seed), n))
                     assert engine.last_stats is not None
                     many.append(engine.last_stats)
-    one_tps, many_tps = _decode_rate(one, 1), _decode_rate(many, BATCH_N)
+                    runs.append(engine.last_batch)
+    one_tps, many_tps = _decode_rate(one, 1), _decode_rate(many, n)
+    steps = sum(run.decode_steps for run in runs) or 1
     return {
         "batch_runs_each": len(one),
         "batch1_tps": round(one_tps, 2),
-        f"batch{BATCH_N}_tps": round(many_tps, 2),
-        f"batch{BATCH_N}_speedup": round(many_tps / one_tps, 3) if one_tps else 0.0,
-        f"batch{BATCH_N}_tokens": sum(stats.completion_tokens for stats in many),
+        "batch_n": n,
+        f"batch{n}_tps": round(many_tps, 2),
+        f"batch{n}_speedup": round(many_tps / one_tps, 3) if one_tps else 0.0,
+        f"batch{n}_tokens": sum(stats.completion_tokens for stats in many),
         "batch1_tokens": sum(stats.completion_tokens for stats in one),
+        "batch_step_decode_ms": round(1000 * sum(run.decode_s for run in runs) / steps, 3),
+        "batch_step_sample_ms": round(1000 * sum(run.sample_s for run in runs) / steps, 3),
+        "batch_open_ms": round(1000 * sum(run.open_s for run in runs) / max(len(runs), 1), 2),
+        "batch_backend_sampling": any(run.backend_sampling for run in runs),
     }
 
 
@@ -262,11 +278,18 @@ def print_report(result: dict[str, Any]) -> None:
             f" prompt tokens ({turn['eval_fraction']:.3f}); plain Llama {turn['raw_evaluated']} of "
             f"{turn['raw_prompt_tokens']} ({turn['raw_eval_fraction']:.3f})"
         )
-    if "batch4_speedup" in result:
+    if "batch_n" in result:
+        n = result["batch_n"]
         print(
-            f"decode tokens/s   {BATCH_N} together {result[f'batch{BATCH_N}_tps']:8.2f} (all replies)"
-            f"   one {result['batch1_tps']:8.2f}   batch{BATCH_N}_speedup {result['batch4_speedup']:.3f},"
+            f"decode tokens/s   {n} together {result[f'batch{n}_tps']:8.2f} (all replies)"
+            f"   one {result['batch1_tps']:8.2f}   batch{n}_speedup {result[f'batch{n}_speedup']:.3f},"
             f" {result['batch_runs_each']} runs each"
+        )
+        print(
+            f"a batch step: llama_decode {result['batch_step_decode_ms']:.2f} ms, sampling"
+            f" {result['batch_step_sample_ms']:.2f} ms"
+            f" ({'on the GPU' if result['batch_backend_sampling'] else 'on the CPU'});"
+            f" the batch context {result['batch_open_ms']:.1f} ms a call"
         )
     if "constrained_ratio" in result:
         print(
@@ -297,12 +320,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-tokens", type=int, default=128)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated, of {', '.join(PARTS)}")
+    parser.add_argument("--batch-n", type=int, default=BATCH_N, help="batch: replies decoded together")
+    parser.add_argument("--cpu-sampling", action="store_true", help="batch: sample on the CPU even on a GPU")
     parser.add_argument("--json", action="store_true", help="end with one JSON line")
     args = parser.parse_args(argv)
+    if args.cpu_sampling:
+        from models import batch_decode
+
+        batch_decode.BACKEND_SAMPLING = False
     parts = tuple(part.strip() for part in args.parts.split(",") if part.strip())
     if unknown := set(parts) - set(PARTS):
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
-    result = run(args.model, args.rounds, args.max_tokens, args.n_ctx, parts)
+    if args.batch_n < 2:
+        parser.error("--batch-n: at least 2 replies decoded together")
+    result = run(args.model, args.rounds, args.max_tokens, args.n_ctx, parts, args.batch_n)
     print_report(result)
     if args.json:
         print(json.dumps(result))

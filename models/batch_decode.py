@@ -16,6 +16,12 @@ How, with llama-cpp-python's low-level API:
   and ends on its own (end of generation, stop strings, max tokens, a repetition loop);
 - the second context is freed at the end: nothing of the batch stays in the engine's context.
 
+On a GPU (the model's layers there, no grammar) each sequence's chain is attached to the batch
+context (llama.cpp's backend sampling): it runs in the step's graph on the GPU, and only the chosen
+tokens come back instead of every row's logits over the whole vocabulary; llama_sampler_sample
+returns that token and advances the chain as before. Its softmax rounds as the GPU's does, so
+there a sampled reply can part from chat()'s.
+
 Each sequence attends over its own stream, laid out as a single decode lays out its cache, and the
 prompt is evaluated in chat()'s chunks, so at temperature 0 every reply is the one chat() gives
 (tests/test_batch_decode.py) where llama.cpp computes a row of a batch as it computes a lone row.
@@ -42,6 +48,7 @@ if TYPE_CHECKING:  # models.engine imports this module lazily, from complete_man
 REPETITION_CHECK_EVERY = 16  # tokens between loop checks, as in Engine.stream_chat
 KV_PAD = 256  # llama.cpp rounds each sequence's KV stream up to a multiple of this
 STATE_HEADER = 8  # a sequence's saved state: u32 magic, i32 sequence id, then the KV cache's own
+BACKEND_SAMPLING = True  # where the model runs on a GPU (module doc); bench.engine can turn it off
 
 
 class BatchUnavailableError(RuntimeError):
@@ -69,6 +76,10 @@ class BatchRun:
     first_token_at: float  # when every sequence had its first token (all from the prompt's logits)
     decode_steps: int = 0  # llama_decode calls after the prompt
     pieces: dict[int, bytes] = field(default_factory=dict)  # token id -> its text, looked up once
+    open_s: float = 0.0  # making the batch context, filling it with the prompt, freeing it
+    decode_s: float = 0.0  # in llama_decode, after the prompt
+    sample_s: float = 0.0  # sampling each step's tokens and checking the replies for their ends
+    backend_sampling: bool = False  # the chains ran on the GPU
 
 
 class _Sequence:
@@ -118,14 +129,16 @@ class _Context:
     """A raw llama_context in the shape llama-cpp-python's samplers read (`.ctx`)."""
 
     ctx: Any
+    samplers: Any = None  # the chains attached to it, kept alive as long as it is
 
 
 def sampler_for(
     llm: Any, gen: GenerationSettings, grammar: Any = None, sampled: list[int] | None = None
 ) -> Any:
     """The chain llama-cpp-python builds for a completion (Llama._init_sampler), with this
-    sequence's own seed: repeat penalty over the reply, then greedy, or top-k, typical, top-p,
-    min-p, temperature and a seeded draw. The grammar checks the chosen token, as in chat()."""
+    sequence's own seed: repeat penalty over the reply, then greedy, or top-k, top-p, min-p,
+    temperature and a seeded draw. The grammar checks the chosen token, as in chat(). The chain's
+    typical sampler at 1.0 is left out: it changes nothing, and has no GPU form (module doc)."""
     from llama_cpp._internals import LlamaSampler
 
     chain = LlamaSampler()
@@ -140,7 +153,6 @@ def sampler_for(
         chain.add_greedy()
     else:
         chain.add_top_k(gen.top_k)
-        chain.add_typical(1.0, 1)
         chain.add_top_p(gen.top_p, 1)
         chain.add_min_p(gen.min_p, 1)
         chain.add_temp(gen.temperature)
@@ -163,10 +175,11 @@ def prepare_prompt(llm: Any, tokens: Sequence[int]) -> int:
     return len(tokens) - keep
 
 
-def open_context(llm: Any, n_seq: int, cells_per_seq: int) -> _Context:
+def open_context(llm: Any, n_seq: int, cells_per_seq: int, chains: Sequence[Any] = ()) -> _Context:
     """A second context on the engine's model: `n_seq` KV streams of `cells_per_seq` cells, the
-    engine's other settings (KV type, flash attention, threads); decode steps run on the decode
-    thread count, as one sequence's would."""
+    engine's other settings (KV type, flash attention, threads). Its steps of several tokens run
+    on the engine's batch thread count, as llama.cpp runs any batch (on a CPU each row's products
+    are work of their own). `chains`: sequence i's sampler chain, to run in the graph (module doc)."""
     import llama_cpp
 
     params = llama_cpp.llama_context_params.from_buffer_copy(llm.context_params)
@@ -176,11 +189,31 @@ def open_context(llm: Any, n_seq: int, cells_per_seq: int) -> _Context:
     params.kv_unified = False  # a stream each: a sequence's cache is laid out as in a single decode
     params.n_batch = max(params.n_batch, n_seq)
     params.n_ubatch = max(params.n_ubatch, n_seq)
-    params.n_threads_batch = params.n_threads
+    configs = None
+    if chains:
+        configs = (llama_cpp.llama_sampler_seq_config * len(chains))()
+        for seq_id, chain in enumerate(chains):
+            configs[seq_id].seq_id = seq_id
+            configs[seq_id].sampler = ctypes.cast(chain, ctypes.c_void_p)
+        params.samplers = configs
+        params.n_samplers = len(chains)
     ctx = llama_cpp.llama_init_from_model(llm._model.model, params)  # noqa: SLF001
     if not ctx:
         raise BatchUnavailableError(f"llama.cpp could not create a context for {n_seq} sequences")
-    return _Context(ctx)
+    return _Context(ctx, configs)
+
+
+def samples_on_gpu(llm: Any, seqs: Sequence[_Sequence]) -> bool:
+    """Whether the sequences' chains can run in the graph: a GPU build with the model's layers
+    there, and no grammar (a grammar checks tokens on the CPU)."""
+    import llama_cpp
+
+    return (
+        BACKEND_SAMPLING
+        and llm.model_params.n_gpu_layers != 0
+        and bool(llama_cpp.llama_supports_gpu_offload())
+        and all(seq.sampler.grammar is None for seq in seqs)
+    )
 
 
 def copy_sequence(source: Any, target: Any, n_stream: int) -> bool:
@@ -276,7 +309,10 @@ def _continue_in_batch(
     import llama_cpp
 
     longest = max(seq.max_tokens for seq in seqs)
-    ctx = open_context(llm, len(seqs), len(prompt) + longest + 1)
+    started = time.perf_counter()
+    run.backend_sampling = samples_on_gpu(llm, seqs)
+    chains = [seq.sampler.chain.sampler for seq in seqs] if run.backend_sampling else []
+    ctx = open_context(llm, len(seqs), len(prompt) + longest + 1, chains)
     batch = _Batch(len(seqs))
     try:
         if not copy_sequence(llm.ctx, ctx.ctx, len(seqs)):
@@ -286,20 +322,20 @@ def _continue_in_batch(
         memory = llama_cpp.llama_get_memory(ctx.ctx)
         for seq in seqs[1:]:  # a copy of stream 0, done by llama.cpp before the next decode
             llama_cpp.llama_memory_seq_cp(memory, 0, seq.seq_id, -1, -1)
+        run.open_s += time.perf_counter() - started
         _generate(llm, ctx, batch, seqs, len(prompt), cancel, run)
     finally:
+        started = time.perf_counter()
         batch.close()
         llama_cpp.llama_free(ctx.ctx)
+        run.open_s += time.perf_counter() - started
 
 
 def _evaluate(llm: Any, ctx: _Context, tokens: Sequence[int]) -> int:
-    """Evaluate `tokens` into sequence 0 of the batch context, n_batch at a time, on the prompt's
-    thread count (the copy from the engine's context was not possible)."""
-    import llama_cpp
-
+    """Evaluate `tokens` into sequence 0 of the batch context, n_batch at a time (the copy from
+    the engine's context was not possible)."""
     step = llm.n_batch
     chunk = _Batch(step)
-    llama_cpp.llama_set_n_threads(ctx.ctx, llm.n_threads, llm.n_threads_batch)
     try:
         for start in range(0, len(tokens), step):
             part = tokens[start : start + step]
@@ -307,7 +343,6 @@ def _evaluate(llm: Any, ctx: _Context, tokens: Sequence[int]) -> int:
             chunk.decode(ctx)
     finally:
         chunk.close()
-        llama_cpp.llama_set_n_threads(ctx.ctx, llm.n_threads, llm.n_threads)
     return len(tokens)
 
 
@@ -346,7 +381,11 @@ def _generate(
         for row, seq in enumerate(active):
             seq.row = row
         batch.fill([(seq.tokens[-1], position, seq.seq_id) for seq in active])
+        started = time.perf_counter()
         batch.decode(ctx)
+        sampled = time.perf_counter()
+        run.decode_s += sampled - started
         run.decode_steps += 1
         position += 1
         _sample(llm, ctx, active, run)
+        run.sample_s += time.perf_counter() - sampled

@@ -122,6 +122,7 @@ class Engine:
         self.info: GGUFInfo | None = None
         self.load_report: LoadReport | None = None
         self.last_stats: CallStats | None = None
+        self.last_batch: Any = None  # models.batch_decode.BatchRun of the last complete_many
         self._exchange: Exchange | None = None  # the last call's prompt and reply tokens
 
     # ---------- loading ----------
@@ -389,6 +390,7 @@ class Engine:
         llm.draft_model = None
         self._exchange = None  # the cache holds this prompt now, and no one reply after it
         run = decode_together(llm, tokens, capped, template_stops, cancel, grammar)
+        self.last_batch = run
         replies = []
         for seq in run.sequences:
             stats = CallStats(

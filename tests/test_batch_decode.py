@@ -185,3 +185,28 @@ def test_the_benchmark_reports_the_batch_speedup(engine: Engine) -> None:
     assert figures["batch_runs_each"] == 3
     assert figures["batch4_tokens"] > figures["batch1_tokens"] > 0
     assert figures["batch4_speedup"] > 0 and figures["batch1_tps"] > 0
+    assert figures["batch_step_decode_ms"] > 0 and figures["batch_open_ms"] > 0
+    assert figures["batch_backend_sampling"] is False  # the model runs on the CPU here
+
+
+def test_chains_run_in_the_graph_where_the_batch_samples_on_the_backend(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On a GPU each chain is attached to the batch context; the CPU backend runs the same graph,
+    # so the path is tried here: the replies are still those of single calls with the same seeds.
+    gens = [GREEDY, replace(SAMPLED, seed=3), replace(SAMPLED, seed=4)]
+    singles = [_fresh_chat(engine, ASK, gen) for gen in gens]
+    monkeypatch.setattr(batch_decode, "samples_on_gpu", lambda llm, seqs: True)
+    opened = []
+
+    def open_context(*args: object) -> batch_decode._Context:
+        opened.append(real_open(*args))
+        return opened[-1]
+
+    real_open = batch_decode.open_context
+    monkeypatch.setattr(batch_decode, "open_context", open_context)
+    engine.forget_cache()
+    replies = [text for text, _ in engine.complete_many(ASK, gens)]
+    assert engine.last_batch.backend_sampling and engine.last_batch.decode_steps > 0
+    assert len(opened) == 1 and len(opened[0].samplers) == len(gens)  # a chain per sequence
+    assert replies == singles
