@@ -11,8 +11,8 @@ The speed-up figures (constrained_ratio, rewrite_speedup) are bench/engine_speed
 batch4_speedup: total decode tokens/s of 4 replies decoded together (Engine.complete_many, sampled
 at temperature 0.7, seeds apart) over decode tokens/s of one chat() reply with the same settings,
 same prompts, same run, alternating which goes first. Beside it, where a batch step's time went:
-llama_decode, sampling (on the GPU's graph where the model runs there: models.batch_decode), and
-making the batch context per call; `--cpu-sampling` keeps the sampling on the CPU to compare, and
+llama_decode, sampling, and making the batch context per call; `--gpu-sampling` runs each
+sequence's sampling chain in the GPU's graph where the model runs there (models.batch_decode), and
 `--batch-n N` decodes N replies together instead of 4 (the figures are then named batchN_...).
 """
 
@@ -225,6 +225,7 @@ def batch_speedup(engine: Engine, rounds: int, max_tokens: int, n: int = BATCH_N
         "batch_step_sample_ms": round(1000 * sum(run.sample_s for run in runs) / steps, 3),
         "batch_open_ms": round(1000 * sum(run.open_s for run in runs) / max(len(runs), 1), 2),
         "batch_backend_sampling": any(run.backend_sampling for run in runs),
+        "batch_threads": sorted({run.threads for run in runs}),
     }
 
 
@@ -289,7 +290,8 @@ def print_report(result: dict[str, Any]) -> None:
             f"a batch step: llama_decode {result['batch_step_decode_ms']:.2f} ms, sampling"
             f" {result['batch_step_sample_ms']:.2f} ms"
             f" ({'on the GPU' if result['batch_backend_sampling'] else 'on the CPU'});"
-            f" the batch context {result['batch_open_ms']:.1f} ms a call"
+            f" the batch context {result['batch_open_ms']:.1f} ms a call;"
+            f" steps on {'/'.join(map(str, result['batch_threads']))} threads"
         )
     if "constrained_ratio" in result:
         print(
@@ -321,13 +323,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated, of {', '.join(PARTS)}")
     parser.add_argument("--batch-n", type=int, default=BATCH_N, help="batch: replies decoded together")
-    parser.add_argument("--cpu-sampling", action="store_true", help="batch: sample on the CPU even on a GPU")
+    parser.add_argument("--gpu-sampling", action="store_true", help="batch: sampling chains in the GPU graph")
     parser.add_argument("--json", action="store_true", help="end with one JSON line")
     args = parser.parse_args(argv)
-    if args.cpu_sampling:
+    if args.gpu_sampling:
         from models import batch_decode
 
-        batch_decode.BACKEND_SAMPLING = False
+        batch_decode.BACKEND_SAMPLING = True
     parts = tuple(part.strip() for part in args.parts.split(",") if part.strip())
     if unknown := set(parts) - set(PARTS):
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")

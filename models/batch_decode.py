@@ -16,11 +16,12 @@ How, with llama-cpp-python's low-level API:
   and ends on its own (end of generation, stop strings, max tokens, a repetition loop);
 - the second context is freed at the end: nothing of the batch stays in the engine's context.
 
-On a GPU (the model's layers there, no grammar) each sequence's chain is attached to the batch
-context (llama.cpp's backend sampling): it runs in the step's graph on the GPU, and only the chosen
-tokens come back instead of every row's logits over the whole vocabulary; llama_sampler_sample
-returns that token and advances the chain as before. Its softmax rounds as the GPU's does, so
-there a sampled reply can part from chat()'s.
+With BACKEND_SAMPLING on, on a GPU (the model's layers there, no grammar), each sequence's chain
+is attached to the batch context (llama.cpp's backend sampling, marked experimental there): it runs
+in the step's graph on the GPU, and only the chosen tokens come back instead of every row's logits
+over the whole vocabulary; llama_sampler_sample returns that token and advances the chain as before.
+Its softmax rounds as the GPU's does, so there a sampled reply can part from chat()'s. Off until a
+GPU run has measured it (bench/results/gpu-batch-2026-11-28 holds the check, not yet run).
 
 Each sequence attends over its own stream, laid out as a single decode lays out its cache, and the
 prompt is evaluated in chat()'s chunks, so at temperature 0 every reply is the one chat() gives
@@ -41,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from models.grammar_sampling import CheckedSampler, grammar_sampler
 from models.repetition import loop_start
+from models.step_threads import StepThreads
 
 if TYPE_CHECKING:  # models.engine imports this module lazily, from complete_many
     from models.engine import GenerationSettings
@@ -48,7 +50,7 @@ if TYPE_CHECKING:  # models.engine imports this module lazily, from complete_man
 REPETITION_CHECK_EVERY = 16  # tokens between loop checks, as in Engine.stream_chat
 KV_PAD = 256  # llama.cpp rounds each sequence's KV stream up to a multiple of this
 STATE_HEADER = 8  # a sequence's saved state: u32 magic, i32 sequence id, then the KV cache's own
-BACKEND_SAMPLING = True  # where the model runs on a GPU (module doc); bench.engine can turn it off
+BACKEND_SAMPLING = False  # chains in the GPU's graph (module doc); bench.engine --gpu-sampling
 
 
 class BatchUnavailableError(RuntimeError):
@@ -80,6 +82,7 @@ class BatchRun:
     decode_s: float = 0.0  # in llama_decode, after the prompt
     sample_s: float = 0.0  # sampling each step's tokens and checking the replies for their ends
     backend_sampling: bool = False  # the chains ran on the GPU
+    threads: int = 0  # the thread count its steps last ran on
 
 
 class _Sequence:
@@ -177,9 +180,8 @@ def prepare_prompt(llm: Any, tokens: Sequence[int]) -> int:
 
 def open_context(llm: Any, n_seq: int, cells_per_seq: int, chains: Sequence[Any] = ()) -> _Context:
     """A second context on the engine's model: `n_seq` KV streams of `cells_per_seq` cells, the
-    engine's other settings (KV type, flash attention, threads). Its steps of several tokens run
-    on the engine's batch thread count, as llama.cpp runs any batch (on a CPU each row's products
-    are work of their own). `chains`: sequence i's sampler chain, to run in the graph (module doc)."""
+    engine's other settings (KV type, flash attention, threads; the steps' count is chosen as they
+    run). `chains`: sequence i's sampler chain, to run in the graph (module doc)."""
     import llama_cpp
 
     params = llama_cpp.llama_context_params.from_buffer_copy(llm.context_params)
@@ -369,7 +371,14 @@ def _generate(
     cancel: threading.Event | None,
     run: BatchRun,
 ) -> None:
-    """Decode the unfinished sequences' last tokens in one batch, sample each, until all end."""
+    """Decode the unfinished sequences' last tokens in one batch, sample each, until all end, on
+    whichever thread count runs the steps faster now (models.step_threads)."""
+    import llama_cpp
+
+    threads = StepThreads(
+        lambda count: llama_cpp.llama_set_n_threads(ctx.ctx, llm.n_threads, count),
+        (llm.n_threads_batch, llm.n_threads),
+    )
     while True:
         active = [seq for seq in seqs if not seq.done]
         if active and cancel is not None and cancel.is_set():
@@ -381,9 +390,12 @@ def _generate(
         for row, seq in enumerate(active):
             seq.row = row
         batch.fill([(seq.tokens[-1], position, seq.seq_id) for seq in active])
+        threads.before()
         started = time.perf_counter()
         batch.decode(ctx)
         sampled = time.perf_counter()
+        threads.after(sampled - started, len(active))
+        run.threads = threads.chosen
         run.decode_s += sampled - started
         run.decode_steps += 1
         position += 1
