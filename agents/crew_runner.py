@@ -226,7 +226,7 @@ class CrewRunner:
                 f"Stopped after round {state.round_number}: the tests ran, and fail on code this run did"
                 " not change (see above)."
             )
-        unchecked = unchecked_approval(state) if self.rules.on("checked_approval") else ""
+        unchecked = unchecked_approval(state, self.rules) if self.rules.on("checked_approval") else ""
         return self._finish(
             state.run_id, state.started, context=context, approved=state.passed and not unchecked,
             checks_passed=state.passed, rounds_used=state.round_number, checks=state.check_lines,

@@ -17,9 +17,12 @@ _DROPS = re.compile(
     r"\b(remove|removes|delete|deletes|drop|drops|rename|renames|replace|replaces|merge)\b", re.I
 )
 
+_KINDS = r"(?:function|method|class|variable|constant|attribute|field|module)"
+# "rename conv to convert", "Rename the function by_author in catalog.py to books_by"; not "Rename
+# the method to total()", which names no old name.
 _RENAME = re.compile(
-    r"\brenam\w*\s+(?:the\s+)?(?:function\s+|method\s+|class\s+)?`?([A-Za-z_][\w.]*)`?(?:\(\))?`?"
-    r"\s+(?:to|into|as)\s+`?([A-Za-z_]\w*)",
+    rf"\brenam\w*\s+(?:the\s+)?(?:{_KINDS}\s+)?(?!{_KINDS}\b)`?([A-Za-z_][\w.]*)`?(?:\(\))?`?"
+    r"(?:\s+(?:in|from|of)\s+`?[\w./]+`?)?\s+(?:to|into|as)\s+`?([A-Za-z_]\w*)",
     re.I,
 )
 

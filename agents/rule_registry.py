@@ -161,6 +161,9 @@ RULES: tuple[Rule, ...] = (
     _R("checked_approval", _O, "a run is approved only on a check of its change: the project's tests "
        "passing as they did before the run are none", "bench/results/checked-approval-2026-11-27",
        "tests/test_checked_approval.py"),
+    _R("rename_verified", _O, "a rename the request asks for, found complete in the files (old name used "
+       "nowhere, new one defined), is a change the project's tests check", "tests/test_rename_verified.py",
+       "tests/test_rename_verified.py"),
 )
 # fmt: on
 

@@ -4,8 +4,9 @@ A request names files for two reasons: the files to change, and the files that s
 ("test_cart.py is failing, can you fix it?", "don't edit config.json"). Only the first are targets.
 Named only the second, the coder could write nothing but a test it must not edit or a file it was
 told to leave; named report.py and main.py, it could not write orders.py, where the method to
-rename lives. So: the named files and the project modules the targets import; no limit at all when
-the request names no target (the coder may then write the project's code, as when it names none).
+rename lives. So: the named files and the project modules the targets import, and for a rename the
+files that use the old name ("…and update every use"); no limit at all when the request names no
+target (the coder may then write the project's code, as when it names none).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import ast
 from collections.abc import Callable
 
 from agents.project_imports import import_target, module_name
+from agents.rename_check import uses_any
 from agents.request_facts import RequestFacts, is_user_test
 from agents.rule_registry import RuleSwitches
 
@@ -68,4 +70,7 @@ def work_files(
         for imported in imported_files(rel, source, modules):
             if imported not in allowed and not is_user_test(imported):
                 allowed.append(imported)
+    if facts.renamed:
+        code = [r for r in existing if r.endswith(".py") and not is_user_test(r) and r not in allowed]
+        allowed += [rel for rel, source in texts(code).items() if uses_any(source, facts.renamed)]
     return allowed

@@ -14,7 +14,9 @@ def _rename(tmp_path: Path, without: frozenset[str]):
     make(tmp_path)
     # Round 1 renames the definition only; round 2 answers with both files.
     coder = [files(("catalog.py", RENAMED)), files(("catalog.py", RENAMED), ("report.py", FIXED))]
-    summary, _, engine = crew(tmp_path, REQUEST, coder=coder, rounds=2, without=OFF | without)
+    # work_files off: the files the rename uses would be writable from round 1 (the named file alone).
+    off = OFF | {"work_files"} | without
+    summary, _, engine = crew(tmp_path, REQUEST, coder=coder, rounds=2, without=off)
     return summary, engine
 
 

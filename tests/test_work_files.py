@@ -27,6 +27,14 @@ def test_the_modules_the_named_files_import_may_be_written_too() -> None:
     assert allowed == ["report.py", "main.py", "orders.py"]
 
 
+def test_a_rename_may_write_every_file_that_uses_the_old_name() -> None:
+    # orders.py imports neither; main.py only calls report.line, so it is not one of them.
+    assert _allowed("Rename calc_total in orders.py to total and update every use.") == [
+        "orders.py",
+        "report.py",
+    ]
+
+
 def test_a_named_test_the_request_does_not_ask_to_change_limits_nothing() -> None:
     assert _allowed("test_orders.py is failing, can you fix it? the tests are right") == []
     assert _allowed("Fix the test in test_orders.py: it expects the wrong total.") == [
