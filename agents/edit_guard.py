@@ -21,7 +21,7 @@ _KINDS = r"(?:function|method|class|variable|constant|attribute|field|module)"
 # "rename conv to convert", "Rename the function by_author in catalog.py to books_by"; not "Rename
 # the method to total()", which names no old name.
 _RENAME = re.compile(
-    rf"\brenam\w*\s+(?:the\s+)?(?:{_KINDS}\s+)?(?!{_KINDS}\b)`?([A-Za-z_][\w.]*)`?(?:\(\))?`?"
+    rf"\brenam\w*\s+(?:the\s+)?(?:{_KINDS}\s+)?(?!(?:{_KINDS}|it|this|that|them)\b)`?([A-Za-z_][\w.]*)`?(?:\(\))?`?"
     r"(?:\s+(?:in|from|of)\s+`?[\w./]+`?)?\s+(?:to|into|as)\s+`?([A-Za-z_]\w*)",
     re.I,
 )
@@ -75,9 +75,27 @@ def lost_definitions(old: str, new: str, request: str = "") -> list[str]:
     return [name for name in dict.fromkeys(before) if lost(name)]
 
 
+# "Order.calc_total is a clumsy name. Rename the method to total()": the old name is said before.
+_RENAME_KIND = re.compile(
+    rf"\brenam\w*\s+(?:the|this|that|it)\s+(?:{_KINDS}\s+)?(?:to|into|as)\s+`?([A-Za-z_]\w*)", re.I
+)
+_NAMED_BEFORE = re.compile(
+    r"`([A-Za-z_][\w.]*)`|\b[A-Za-z_]\w*\.(?!(?:py|json|csv|txt|md|toml|ya?ml|cfg|ini)\b)([A-Za-z_]\w*)\b"
+    r"|\b([A-Za-z_]\w*)\(\)"
+)
+
+
 def renames(request: str) -> dict[str, str]:
-    """{old: new} for each "rename old to new" in the request."""
-    return {old.split(".")[-1]: new for old, new in _RENAME.findall(request)}
+    """{old: new} for each "rename old to new" in the request, and for "rename the method to new"
+    the code name said last before it (`name`, Class.name or name())."""
+    found = {old.split(".")[-1]: new for old, new in _RENAME.findall(request)}
+    for match in _RENAME_KIND.finditer(request):
+        new = match.group(1)
+        said = [next(g for g in m.groups() if g) for m in _NAMED_BEFORE.finditer(request[: match.start()])]
+        olds = [name.split(".")[-1] for name in said if name.split(".")[-1] != new]
+        if olds and new not in found.values():
+            found[olds[-1]] = new
+    return found
 
 
 def removable_names(request: str) -> set[str]:

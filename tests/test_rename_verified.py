@@ -64,4 +64,8 @@ def test_the_check_reads_definitions_imports_and_attributes() -> None:
 def test_the_request_names_what_is_renamed() -> None:
     assert renames(ASK) == {"calc": "multiply"}
     assert renames("Rename the function by_author in catalog.py to books_by") == {"by_author": "books_by"}
-    assert renames("Order.calc_total is a clumsy name. Rename the method to total().") == {}
+    said_before = "Order.calc_total is a clumsy name. Rename the method to total() and update report.py."
+    assert renames(said_before) == {"calc_total": "total"}
+    assert renames("The function calc() is badly named, rename it to multiply") == {"calc": "multiply"}
+    assert renames("Rename the method to total()") == {}  # no old name said
+    assert renames("In report.py the helper is bad. Rename the function to fmt") == {}  # a file is no name
