@@ -162,7 +162,8 @@ RULES: tuple[Rule, ...] = (
        "passing as they did before the run are none", "bench/results/checked-approval-2026-11-27",
        "tests/test_checked_approval.py"),
     _R("rename_verified", _O, "a rename the request asks for, found complete in the files (old name used "
-       "nowhere, new one defined), is a change the project's tests check", "tests/test_rename_verified.py",
+       "nowhere, new one defined), is a change the project's tests check",
+       "bench/results/rename-verified-sealed-dev-1.5b-2026-11-28",
        "tests/test_rename_verified.py"),
 )
 # fmt: on
