@@ -18,6 +18,9 @@ from agents.stray_methods import only_class, takes_self
 
 _BUILTINS = set(dir(builtins)) | {"__file__", "__builtins__"}
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
+# A quoted text with a space in it is words to print, not code: "say 'no books' instead of
+# '0 book(s)'" asked for no book(). A quote opens after a space or bracket, so "don't" opens none.
+_QUOTED_TEXT = re.compile(r"""(?:(?<=^)|(?<=[\s(\[]))(['"])([^'"]*\s[^'"]*)\1(?=$|[\s,.;:!?)\]])""")
 _NEXT = re.compile(r"\b\w+\s*\(|[.;](?:\s|$)")  # where a clause about a call ends
 _AS_INT = re.compile(r"\bas an? (?:int|integer)\b", re.I)
 _INT_MAKERS = {"int", "round", "len", "floor", "ceil", "trunc", "ord", "count", "index", "find"}
@@ -26,7 +29,9 @@ _INT_MAKERS = {"int", "round", "len", "floor", "ceil", "trunc", "ord", "count", 
 def undefined_calls(request: str, sources: list[str]) -> list[str]:
     """Functions the request writes as calls (`done(item)`) that none of the sources defines, as a
     function, class or method; builtins and `x.method(...)` calls are not asked for."""
-    asked = [name for name in dict.fromkeys(_CALL.findall(request)) if name not in _BUILTINS]
+    prose = [match.span() for match in _QUOTED_TEXT.finditer(request)]
+    calls = [m for m in _CALL.finditer(request) if not any(a <= m.start() < b for a, b in prose)]
+    asked = [name for name in dict.fromkeys(m.group(1) for m in calls) if name not in _BUILTINS]
     if not asked:
         return []
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
