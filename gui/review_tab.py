@@ -25,6 +25,7 @@ class ReviewTab:
     diff: Any
     hunks: Any  # the hunks of the chosen file to accept (all ticked at first)
     accept: Any
+    accept_all: Any  # every file of the chosen file's run, as one undoable write
     reject: Any
     message: Any
     tab: Any = None  # the tab itself: opening it re-reads what waits (a run may have held a change)
@@ -36,11 +37,12 @@ def build_review_tab(state: IdeState) -> ReviewTab:
             waiting_files(state.workspace), value=None, label="A staged file", elem_id="review-file", scale=4
         )
         accept = gr.Button("Accept", size="sm", variant="primary", elem_id="review-accept", scale=1)
+        accept_all = gr.Button("Accept the run", size="sm", elem_id="review-accept-all", scale=1)
         reject = gr.Button("Reject", size="sm", elem_id="review-reject", scale=1)
     hunks = gr.CheckboxGroup([], label="Hunks to accept", elem_id="review-hunks")
     message = gr.Markdown("", elem_id="review-message")
     diff = gr.Markdown(NOTHING_STAGED, elem_id="review-diff")
-    return ReviewTab(choice, diff, hunks, accept, reject, message)
+    return ReviewTab(choice, diff, hunks, accept, accept_all, reject, message)
 
 
 def waiting_files(workspace: Path) -> list[tuple[str, str]]:
@@ -91,6 +93,18 @@ def accept_file(workspace: Path, key: str | None, chosen: list[int] | None) -> s
         return f"Not accepted: {exc}"
 
 
+def accept_run(workspace: Path, key: str | None) -> str:
+    """Every file still waiting from the chosen file's run, whole: all written or none."""
+    found = _find(workspace, key)
+    if found is None:
+        return "Choose a staged file first."
+    try:
+        done = StagedChanges(workspace).accept_all(found[0])
+        return f"Accepted the run's change ({done}). Undo takes it back."
+    except (StagingError, OSError, ValueError) as exc:
+        return f"Not accepted, nothing written: {exc}"
+
+
 def reject_file(workspace: Path, key: str | None) -> str:
     found = _find(workspace, key)
     if found is None:
@@ -110,13 +124,13 @@ def wire_review_tab(page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refre
         first = files[0][1] if files else None
         return (gr.Dropdown(choices=files, value=first), *show_file(state.workspace, first))
 
-    def accept(key: str | None, hunks: list[int] | None) -> str:
+    def accept(key: str | None, hunks: list[int] | None, whole_run: bool = False) -> str:
         with state.session.exclusive() as free:  # never beside a run or an undo
-            return (
-                accept_file(state.workspace, key, hunks)
-                if free
-                else "A crew request is running; accept when it ends."
-            )
+            if not free:
+                return "A crew request is running; accept when it ends."
+            if whole_run:
+                return accept_run(state.workspace, key)
+            return accept_file(state.workspace, key, hunks)
 
     choose = [tab.choice, tab.diff, tab.hunks]
     page.load(refreshed, None, choose, api_visibility="private")
@@ -125,6 +139,10 @@ def wire_review_tab(page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refre
     tab.choice.input(lambda key: show_file(state.workspace, key), tab.choice, [tab.diff, tab.hunks])
     accepted = tab.accept.click(accept, [tab.choice, tab.hunks], tab.message, api_name="review_accept")
     then_refresh(accepted.then(refreshed, None, choose, api_visibility="private"))
+    all_accepted = tab.accept_all.click(
+        lambda key: accept(key, None, whole_run=True), tab.choice, tab.message, api_name="review_accept_all"
+    )
+    then_refresh(all_accepted.then(refreshed, None, choose, api_visibility="private"))
     tab.reject.click(
         lambda key: reject_file(state.workspace, key), tab.choice, tab.message, api_name="review_reject"
     ).then(refreshed, None, choose, api_visibility="private")

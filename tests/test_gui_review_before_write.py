@@ -89,3 +89,31 @@ def test_a_run_over_two_files_is_held_and_only_the_accepted_hunks_land(
     page.wait_for_function(  # the refresh after a Reject: nothing waits any more
         "document.querySelector('#review-diff').innerText.includes('No staged change')", timeout=180_000
     )
+
+
+def test_accept_the_run_writes_every_file_it_changed_at_once(
+    held_app: RunningApp,
+    browser: Any,  # noqa: F811 - the fixture imported above
+) -> None:
+    # A rename across files, tried in chromium, needed one Accept per file (and the project was
+    # broken between them); the whole run is one click, and one Undo.
+    workspace: Path = held_app.workspace  # type: ignore[attr-defined]
+    page = _page(browser, held_app)
+    page.fill("#request textarea", REQUEST)
+    page.click("#send")
+    page.wait_for_function(
+        "document.querySelector('#chat').innerText.includes('Held for review')", timeout=300_000
+    )
+    page.get_by_role("tab", name="Review").click()
+    page.wait_for_function(
+        "document.querySelector('#review-diff').innerText.includes('calc.py')", timeout=180_000
+    )
+    page.click("#review-accept-all")
+    page.wait_for_function(
+        "document.querySelector('#review-message').innerText.includes('Accepted the run')", timeout=180_000
+    )
+    assert (workspace / "calc.py").read_text() == CALC_NEW
+    assert (workspace / "util.py").read_text() == UTIL_NEW
+    page.wait_for_function(
+        "document.querySelector('#review-diff').innerText.includes('No staged change')", timeout=180_000
+    )

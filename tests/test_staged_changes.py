@@ -72,6 +72,27 @@ def test_accept_creates_and_deletes_reject_drops(ws: Path) -> None:
     assert (ws / "a.txt").read_text() == PROPOSED and staging.pending() == []
 
 
+def test_accept_all_writes_the_whole_set_as_one_run_that_one_undo_takes_back(ws: Path) -> None:
+    before = files_now(ws)
+    staging, stage_id = staged(ws)
+    done = staging.accept_all(stage_id)
+    assert "a.txt: written" in done and "new.py: written" in done and "b.py: deleted" in done
+    assert (ws / "a.txt").read_text() == PROPOSED and (ws / "new.py").read_text() == "n = 1\n"
+    assert not (ws / "b.py").exists() and staging.pending() == []
+    RunSnapshots(ws).undo()  # one run: all three back at once
+    assert files_now(ws) == before
+
+
+def test_accept_all_writes_nothing_when_one_file_cannot_take_its_change(ws: Path) -> None:
+    staging, stage_id = staged(ws)
+    (ws / "a.txt").write_text(BASE.replace("line 18\n", "line 18  # mine\n"))  # same lines as the run
+    before = files_now(ws)
+    with pytest.raises(StagingError, match="same lines"):
+        staging.accept_all(stage_id)
+    assert files_now(ws) == before  # new.py not created, b.py not deleted
+    assert [f.rel for f in staging.pending()[0][2]] == ["a.txt", "new.py", "b.py"]  # all still wait
+
+
 def test_a_file_edited_since_is_merged_or_refused(ws: Path) -> None:
     staging, stage_id = staged(ws)
     (ws / "a.txt").write_text(BASE.replace("line 10\n", "line 10  # mine\n"))

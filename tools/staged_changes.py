@@ -188,7 +188,8 @@ class StagedChanges:
                 return None
             raise StagingError(f"{rel} is there but not readable as text ({exc}); not written") from None
 
-    def _apply(self, label: str, staged: StagedFile, chosen: set[int]) -> str:
+    def _wanted(self, staged: StagedFile, chosen: set[int]) -> str | None:
+        """The text to write for the file (None: delete it), the user's edits since merged in."""
         now = self._text_now(staged.rel)
         all_hunks = chosen >= set(range(len(staged.hunks())))
         wanted = staged.proposed if all_hunks else staged.with_hunks(chosen)
@@ -202,18 +203,41 @@ class StagedChanges:
                     f" ({merged.where()}); not written"
                 )
             wanted = merged.text
+        return wanted
+
+    def _write_files(self, run_label: str, texts: dict[str, str | None]) -> None:
+        """Write (or delete, for None) each file as one undoable run."""
         snaps = RunSnapshots(self.workspace)
-        run_id = snaps.begin_run(f"{label} (accepted: {staged.rel})")
+        run_id = snaps.begin_run(run_label)
         try:
             writer = WorkspaceFiles(self.workspace, before_write=snaps.record_write)
-            if wanted is None:
-                writer.delete(staged.rel)
-                return f"{staged.rel}: deleted, as the run proposed"
-            writer.write_text(staged.rel, wanted)
+            for rel, text in texts.items():
+                if text is None:
+                    writer.delete(rel)
+                else:
+                    writer.write_text(rel, text)
         finally:
             snaps.end_run(run_id)
-        part = "" if all_hunks else f" ({len(chosen)} of {len(staged.hunks())} hunks)"
+
+    def _apply(self, label: str, staged: StagedFile, chosen: set[int]) -> str:
+        wanted = self._wanted(staged, chosen)
+        self._write_files(f"{label} (accepted: {staged.rel})", {staged.rel: wanted})
+        if wanted is None:
+            return f"{staged.rel}: deleted, as the run proposed"
+        total = len(staged.hunks())
+        part = "" if chosen >= set(range(total)) else f" ({len(chosen)} of {total} hunks)"
         return f"{staged.rel}: written{part}"
+
+    def accept_all(self, stage_id: str) -> str:
+        """Every file still waiting in the set, whole, as one undoable run: all written, or none
+        (a file the user edited since on the same lines stops them all). Returns what was done."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with FileLock(self.root / "lock"):
+            label, files = self._read(stage_id)
+            texts = {f.rel: self._wanted(f, set(range(len(f.hunks())))) for f in files}
+            self._write_files(f"{label} (accepted: all)", texts)
+            self._write(stage_id, label, [], time.time())
+        return ", ".join(f"{rel}: {'deleted' if text is None else 'written'}" for rel, text in texts.items())
 
 
 def stage_run(workspace: Path | str, run_id: str, label: str, mode: str) -> str | None:
@@ -239,7 +263,7 @@ def stage_run(workspace: Path | str, run_id: str, label: str, mode: str) -> str 
     names = ", ".join(f"`{f.rel}`" for f in files)
     return (
         f"Held for review: the change to {names} is not in your project yet."
-        " Open the **Review** tab to accept or reject it, file by file or hunk by hunk;"
+        " Open the **Review** tab to accept or reject it, whole, file by file or hunk by hunk;"
         " a follow-up request builds on what is accepted."
     )
 
