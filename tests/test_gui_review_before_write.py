@@ -31,6 +31,21 @@ def _reply(body: dict[str, Any]) -> str:
     return f"```python\n# calc.py\n{CALC_NEW}```\n\n```python\n# util.py\n{UTIL_NEW}```\n"
 
 
+def _send_and_wait_held(page: Any) -> None:
+    page.fill("#request textarea", REQUEST)
+    page.click("#send")
+    page.wait_for_function(
+        "document.querySelector('#chat').innerText.includes('Held for review')", timeout=300_000
+    )
+
+
+def _open_review(page: Any) -> None:
+    page.get_by_role("tab", name="Review").click()
+    page.wait_for_function(
+        "document.querySelector('#review-diff').innerText.includes('calc.py')", timeout=180_000
+    )
+
+
 @pytest.fixture
 def held_app(tmp_path: Path) -> Iterator[RunningApp]:
     workspace = tmp_path / "workspace"
@@ -52,18 +67,11 @@ def test_a_run_over_two_files_is_held_and_only_the_accepted_hunks_land(
 ) -> None:
     workspace: Path = held_app.workspace  # type: ignore[attr-defined]
     page = _page(browser, held_app)
-    page.fill("#request textarea", REQUEST)
-    page.click("#send")
-    page.wait_for_function(
-        "document.querySelector('#chat').innerText.includes('Held for review')", timeout=300_000
-    )
+    _send_and_wait_held(page)
     assert (workspace / "calc.py").read_text() == CALC  # nothing reached the project
     assert (workspace / "util.py").read_text() == UTIL
 
-    page.get_by_role("tab", name="Review").click()
-    page.wait_for_function(
-        "document.querySelector('#review-diff').innerText.includes('calc.py')", timeout=180_000
-    )
+    _open_review(page)
     page.click("#review-file input")
     page.get_by_role("option", name="calc.py", exact=False).first.click()
     page.wait_for_function(
@@ -99,15 +107,8 @@ def test_accept_the_run_writes_every_file_it_changed_at_once(
     # broken between them); the whole run is one click, and one Undo.
     workspace: Path = held_app.workspace  # type: ignore[attr-defined]
     page = _page(browser, held_app)
-    page.fill("#request textarea", REQUEST)
-    page.click("#send")
-    page.wait_for_function(
-        "document.querySelector('#chat').innerText.includes('Held for review')", timeout=300_000
-    )
-    page.get_by_role("tab", name="Review").click()
-    page.wait_for_function(
-        "document.querySelector('#review-diff').innerText.includes('calc.py')", timeout=180_000
-    )
+    _send_and_wait_held(page)
+    _open_review(page)
     page.click("#review-accept-all")
     page.wait_for_function(
         "document.querySelector('#review-message').innerText.includes('Accepted the run')", timeout=180_000
