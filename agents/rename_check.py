@@ -12,24 +12,20 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping
 
+from agents.unasked_changes import used_names
 
-def _names(tree: ast.AST) -> tuple[set[str], set[str]]:
+
+def _names(tree: ast.Module) -> tuple[set[str], set[str]]:
     """(every name the code binds or reads, the names it defines)."""
-    used: set[str] = set()
+    used = used_names(tree.body)  # names read and attributes
     defined: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             defined.add(node.name)
-        elif isinstance(node, ast.Name):
-            used.add(node.id)
-            if isinstance(node.ctx, ast.Store):
-                defined.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            used.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            defined.add(node.id)
         elif isinstance(node, ast.alias):
-            used.add(node.name.rsplit(".", 1)[-1])
-            if node.asname:
-                used.add(node.asname)
+            used |= {node.name.rsplit(".", 1)[-1], *([node.asname] if node.asname else [])}
     return used | defined, defined
 
 

@@ -5,6 +5,7 @@ the Review-before-write setting asks for it (gui/crew_session.py, after the run'
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -124,13 +125,15 @@ def wire_review_tab(page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refre
         first = files[0][1] if files else None
         return (gr.Dropdown(choices=files, value=first), *show_file(state.workspace, first))
 
-    def accept(key: str | None, hunks: list[int] | None, whole_run: bool = False) -> str:
+    def exclusively(action: Callable[[], str]) -> str:
         with state.session.exclusive() as free:  # never beside a run or an undo
-            if not free:
-                return "A crew request is running; accept when it ends."
-            if whole_run:
-                return accept_run(state.workspace, key)
-            return accept_file(state.workspace, key, hunks)
+            return action() if free else "A crew request is running; accept when it ends."
+
+    def accept(key: str | None, hunks: list[int] | None) -> str:
+        return exclusively(lambda: accept_file(state.workspace, key, hunks))
+
+    def accept_all(key: str | None) -> str:
+        return exclusively(lambda: accept_run(state.workspace, key))
 
     choose = [tab.choice, tab.diff, tab.hunks]
     page.load(refreshed, None, choose, api_visibility="private")
@@ -139,9 +142,7 @@ def wire_review_tab(page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refre
     tab.choice.input(lambda key: show_file(state.workspace, key), tab.choice, [tab.diff, tab.hunks])
     accepted = tab.accept.click(accept, [tab.choice, tab.hunks], tab.message, api_name="review_accept")
     then_refresh(accepted.then(refreshed, None, choose, api_visibility="private"))
-    all_accepted = tab.accept_all.click(
-        lambda key: accept(key, None, whole_run=True), tab.choice, tab.message, api_name="review_accept_all"
-    )
+    all_accepted = tab.accept_all.click(accept_all, tab.choice, tab.message, api_name="review_accept_all")
     then_refresh(all_accepted.then(refreshed, None, choose, api_visibility="private"))
     tab.reject.click(
         lambda key: reject_file(state.workspace, key), tab.choice, tab.message, api_name="review_reject"
