@@ -141,9 +141,11 @@ def wire_review_tab(page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refre
         tab.tab.select(refreshed, None, choose, api_visibility="private")
     tab.choice.input(lambda key: show_file(state.workspace, key), tab.choice, [tab.diff, tab.hunks])
     accepted = tab.accept.click(accept, [tab.choice, tab.hunks], tab.message, api_name="review_accept")
-    then_refresh(accepted.then(refreshed, None, choose, api_visibility="private"))
+    # An accept is a new run: Undo offers it (left on the run chosen before, Undo took back an
+    # earlier crew run instead of the accepted change).
+    then_refresh(accepted.then(refreshed, None, choose, api_visibility="private"), new_run=True)
     all_accepted = tab.accept_all.click(accept_all, tab.choice, tab.message, api_name="review_accept_all")
-    then_refresh(all_accepted.then(refreshed, None, choose, api_visibility="private"))
+    then_refresh(all_accepted.then(refreshed, None, choose, api_visibility="private"), new_run=True)
     tab.reject.click(
         lambda key: reject_file(state.workspace, key), tab.choice, tab.message, api_name="review_reject"
     ).then(refreshed, None, choose, api_visibility="private")

@@ -15,6 +15,8 @@ from tests.app_process import RunningApp, serve_app
 from tests.scripted_engine import agent_of
 from tests.stub_openai_server import StubServer
 from tests.test_gui_keeps_work import _page, browser  # noqa: F401 - the module's browser fixture
+from tools.run_snapshot import RunSnapshots
+from tools.workspace_files import WorkspaceFiles
 
 FUNCS = [f"def f{n}(x):\n    return x + {n}\n\n\n" for n in range(1, 9)]
 CALC = "".join(FUNCS)
@@ -104,8 +106,10 @@ def test_accept_the_run_writes_every_file_it_changed_at_once(
     browser: Any,  # noqa: F811 - the fixture imported above
 ) -> None:
     # A rename across files, tried in chromium, needed one Accept per file (and the project was
-    # broken between them); the whole run is one click, and one Undo.
+    # broken between them); the whole run is one click, and one Undo. There Undo took back the
+    # run before instead (the chooser stayed on it): an earlier run here, which must stay.
     workspace: Path = held_app.workspace  # type: ignore[attr-defined]
+    _earlier_run(workspace, "notes.txt", "kept\n")
     page = _page(browser, held_app)
     _send_and_wait_held(page)
     _open_review(page)
@@ -118,3 +122,20 @@ def test_accept_the_run_writes_every_file_it_changed_at_once(
     page.wait_for_function(
         "document.querySelector('#review-diff').innerText.includes('No staged change')", timeout=180_000
     )
+
+    page.get_by_role("tab", name="Last run").click()
+    page.click("#undo")
+    page.wait_for_function(
+        "document.querySelector('#undo-message').innerText.includes('Undid')", timeout=180_000
+    )
+    assert (workspace / "calc.py").read_text() == CALC
+    assert (workspace / "util.py").read_text() == UTIL
+    assert (workspace / "notes.txt").read_text() == "kept\n"  # the earlier run was not the one undone
+
+
+def _earlier_run(workspace: Path, rel: str, text: str) -> None:
+    """A run recorded before the page opens, as an earlier crew request leaves one."""
+    snaps = RunSnapshots(workspace)
+    run_id = snaps.begin_run("an earlier request")
+    WorkspaceFiles(workspace, before_write=snaps.record_write).write_text(rel, text)
+    snaps.end_run(run_id)
