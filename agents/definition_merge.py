@@ -71,17 +71,15 @@ def _name(node: ast.stmt) -> str | None:
         return node.targets[0].id
     if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
         return node.target.id
-    if _is_main_guard(node):
+    if is_main_guard(node):
         return "__main__"
     return None
 
 
-def _is_main_guard(node: ast.stmt) -> bool:
-    return (
-        isinstance(node, ast.If)
-        and isinstance(node.test, ast.Compare)
-        and isinstance(node.test.left, ast.Name)
-        and node.test.left.id == "__name__"
+def is_main_guard(node: ast.stmt) -> bool:
+    """`if __name__ == "__main__":` (either way round): a script's entry point."""
+    return isinstance(node, ast.If) and any(
+        isinstance(n, ast.Name) and n.id == "__name__" for n in ast.walk(node.test)
     )
 
 

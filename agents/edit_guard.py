@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import re
 
+from agents.definition_merge import is_main_guard
+
 _TOP_LEVEL = re.compile(r"^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)", re.M)
 _DROPS = re.compile(
     r"\b(remove|removes|delete|deletes|drop|drops|rename|renames|replace|replaces|merge)\b", re.I
@@ -72,7 +74,28 @@ def lost_definitions(old: str, new: str, request: str = "") -> list[str]:
             return ".".join(renamed.get(part, part) for part in parts) not in kept
         return parts[-1] not in allowed
 
-    return [name for name in dict.fromkeys(before) if lost(name)]
+    gone = [name for name in dict.fromkeys(before) if lost(name)]
+    if _has_main_guard(old) and _has_main_guard(new) is False and not _MAIN_DROPPED.search(request):
+        # A script's entry point is code the user runs: the 0.5B, asked to change one message in
+        # report.py, rewrote the file without its `if __name__ == "__main__":` block.
+        gone.append(MAIN_GUARD)
+    return gone
+
+
+MAIN_GUARD = "__main__"  # the name lost_definitions gives a dropped `if __name__ == "__main__":` block
+_MAIN_DROPPED = re.compile(
+    r"\b(?:remove|delete|drop)\w*\b[^.;]*(?:__main__|__name__|\bmain\s+(?:block|guard|section)|\bentry\s+point)",
+    re.I,
+)
+
+
+def _has_main_guard(source: str) -> bool | None:
+    """Whether the module has an `if __name__ == ...` block; None when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    return any(is_main_guard(node) for node in tree.body)
 
 
 # "Order.calc_total is a clumsy name. Rename the method to total()": the old name is said before.

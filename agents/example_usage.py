@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 
+from agents.definition_merge import is_main_guard
 from agents.roles import asks_for_output
 
 ASKS_FOR_SCRIPT = re.compile(r"\b(output|script|examples?|usage|demo|main|run it|when run)\b", re.IGNORECASE)
@@ -56,7 +57,7 @@ def _trailing_usage(body: list[ast.stmt], kept: set[str]) -> list[ast.stmt]:
     for node in reversed(body):
         if isinstance(node, (*DEFINITIONS, ast.Import, ast.ImportFrom)):
             break
-        if _is_main_guard(node) or ast.dump(node) in kept:
+        if is_main_guard(node) or ast.dump(node) in kept:
             break
         tail.insert(0, node)
     return tail
@@ -65,17 +66,13 @@ def _trailing_usage(body: list[ast.stmt], kept: set[str]) -> list[ast.stmt]:
 def _runs_code(body: list[ast.stmt]) -> bool:
     """Whether the top level calls something: a call on its own line, or a loop or with block."""
     for node in body:
-        if _is_main_guard(node):
+        if is_main_guard(node):
             continue
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call | ast.Await):
             return True
         if isinstance(node, ast.For | ast.AsyncFor | ast.While | ast.With | ast.AsyncWith):
             return True
     return False
-
-
-def _is_main_guard(node: ast.stmt) -> bool:
-    return isinstance(node, ast.If) and "__name__" in ast.unparse(node.test)
 
 
 def _multiline_string(node: ast.stmt) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from agents.definition_merge import Merge, merge_definitions
-from agents.edit_guard import lost_definitions
+from agents.edit_guard import MAIN_GUARD, lost_definitions
 from agents.example_usage import guard_example_usage
 from agents.missing_imports import add_missing_imports
 from agents.request_facts import RequestFacts, is_user_test
@@ -86,6 +86,9 @@ def user_tests_kept(draft: WriteDraft) -> None:
         )
 
 
+_MAIN_BLOCK = 'the `if __name__ == "__main__":` block'
+
+
 def definitions_kept(draft: WriteDraft) -> None:
     """A write that leaves out definitions the file has (and the request does not drop) applies the
     given definitions in place; refused when that does not keep them either."""
@@ -106,7 +109,7 @@ def definitions_kept(draft: WriteDraft) -> None:
         draft.content, draft.merged = merged.text, merged
         draft.notes.append(f"edited in place: {merged.summary()}")
         return
-    names = ", ".join(lost[:8])
+    names = ", ".join(_MAIN_BLOCK if name == MAIN_GUARD else name for name in lost[:8])
     raise ValueError(
         f"not written: this would delete {names} from {draft.path}, and the request does not ask for"
         f" that.{_renamed_in_place(lost, facts)} Write only the functions you change, as valid"

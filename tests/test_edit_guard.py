@@ -33,6 +33,14 @@ def test_names_dropped_by_a_rewrite() -> None:
     assert lost_definitions(MATHX, MATHX.replace("def count", "def size")) == ["Stats.count"]
 
 
+def test_a_dropped_main_block_is_lost_unless_asked() -> None:
+    script = MATHX + '\n\nif __name__ == "__main__":\n    print(mean([1, 2]))\n'
+    assert lost_definitions(script, MATHX) == ["__main__"]
+    assert lost_definitions(script, script.replace("[1, 2]", "[3]")) == []
+    assert lost_definitions(MATHX, script) == []  # added, not lost
+    assert lost_definitions(script, MATHX, "Delete the main block at the end of mathx.py") == []
+
+
 def test_a_rewrite_that_does_not_parse_is_still_compared_at_the_top_level() -> None:
     assert lost_definitions(MATHX, "def mean(xs):\n    return (\n") == ["square", "Stats"]
 
