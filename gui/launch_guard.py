@@ -47,6 +47,11 @@ def require_auth_off_loopback(host: str, auth: tuple[str, str] | None) -> None:
 def ensure_port_free(host: str, port: int) -> None:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
+        if os.name != "nt":
+            # As the server binds: connections of a LocalCrew that just closed linger in TIME_WAIT
+            # for a minute, and without this a restart on the same port was refused. (On Windows
+            # SO_REUSEADDR would let it bind over a live server.)
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as exc:
