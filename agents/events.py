@@ -139,6 +139,12 @@ class Notice(Event):
 
 
 @dataclass
+class RunHeld(Notice):
+    """The run's change was staged for review after it finished: it is not on disk, so the Undo
+    the finished run's message offers would take back the run before it."""
+
+
+@dataclass
 class ContextUsed(Event):
     """One model call's share of the context window (agents/context_budget.py fits each call)."""
 

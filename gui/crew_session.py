@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agents.events import AgentStarted, Event, EventBus, Notice, RunStarted
+from agents.events import AgentStarted, Event, EventBus, Notice, RunHeld, RunStarted
 from gui.run_view import AGENT_TITLES, RunView
 from gui.user_settings import UserSettings
 from gui.workspace_index import WorkspaceIndex
@@ -377,6 +377,6 @@ class CrewSession:
             if summary.run_id and summary.files_changed:
                 held = stage_run(self.workspace(), summary.run_id, ticket.request, settings.review)
                 if held:
-                    bus.emit(Notice(level="info", message=held))
+                    bus.emit(RunHeld(level="info", message=held))
         except Exception as exc:  # noqa: BLE001 - the page must stay up and say what happened
             bus.emit(Notice(level="error", message=f"The run could not start: {type(exc).__name__}: {exc}"))

@@ -18,6 +18,7 @@ from agents.events import (
     Notice,
     ReviewVerdict,
     RunFinished,
+    RunHeld,
     TokenChunk,
     ToolCallFailed,
     ToolCallFinished,
@@ -28,6 +29,7 @@ from tools.search_hit import Hit
 
 MESSAGE_CHARS = 6000  # a streamed turn longer than this shows its tail: the browser stays fast
 AGENT_TITLES = {"planner": "Planner", "coder": "Coder", "reviewer": "Reviewer", "checks": "Checks"}
+UNDO_HINT = "\n\nNot what you wanted? **Last run → Undo this run** takes this run's change out."
 
 
 @dataclass
@@ -239,5 +241,12 @@ class RunView:
         if event.files_changed and not event.approved:
             # Not approved (its checks failed, or none checked the change), yet files changed: how
             # to take them out, beside it.
-            text += "\n\nNot what you wanted? **Last run → Undo this run** takes this run's change out."
+            text += UNDO_HINT
         self.say(text)
+
+    def _on_run_held(self, event: RunHeld) -> None:
+        # Staged, the change left the disk: Undo now reaches the run before it, so the hint goes.
+        done = next((m for m in reversed(self.messages) if UNDO_HINT in m["content"]), None)
+        if done is not None:
+            done["content"] = done["content"].replace(UNDO_HINT, "")
+        self._on_notice(event)

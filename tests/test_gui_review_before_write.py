@@ -39,6 +39,8 @@ def _send_and_wait_held(page: Any) -> None:
     page.wait_for_function(
         "document.querySelector('#chat').innerText.includes('Held for review')", timeout=300_000
     )
+    # Held, the change is not on disk: Undo would reach the run before it, so it is not offered.
+    assert "Undo this run" not in page.locator("#chat").inner_text()
 
 
 def _open_review(page: Any) -> None:

@@ -15,6 +15,7 @@ from agents.events import (
     ContextRetrieved,
     ReviewVerdict,
     RunFinished,
+    RunHeld,
     TokenChunk,
     ToolCallFailed,
     ToolCallFinished,
@@ -230,3 +231,15 @@ def test_a_run_whose_checks_failed_but_changed_files_says_how_to_undo_it() -> No
     unchecked = RunView("x")  # every check passed, but none checked the change (checked_approval)
     unchecked.apply(_finished(approved=False, checks_passed=True))
     assert "Undo this run" in unchecked.messages[-1]["content"]
+
+
+def test_a_held_run_does_not_offer_undo() -> None:
+    # Staged for review, the change is not on disk: Last run → Undo would take back the run before
+    # it (seen in chromium: the chat offered it under a held run).
+    view = RunView("x")
+    view.apply(_finished(approved=False, checks_passed=True, files_changed=["a.py", "b.py"]))
+    view.apply(RunHeld(level="info", message="Held for review: the change to `a.py`, `b.py` waits."))
+    text = "\n".join(m["content"] for m in view.messages)
+    assert "Undo this run" not in text
+    assert "Held for review" in view.messages[-1]["content"]
+    assert "Files changed: `a.py`, `b.py`" in text  # the run's own message stays
