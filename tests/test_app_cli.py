@@ -69,7 +69,7 @@ def test_port_in_use_is_one_clear_message() -> None:
     assert result.returncode == 2
     assert f"Port {port} on 127.0.0.1 is already in use" in result.stderr
     assert "Traceback" not in result.stderr
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < 180  # refused before the model loads; a hang guard, not a speed check
 
 
 def test_refuses_network_host_without_credentials() -> None:
