@@ -15,8 +15,7 @@ from tests.app_process import RunningApp, serve_app
 from tests.scripted_engine import agent_of
 from tests.stub_openai_server import StubServer
 from tests.test_gui_keeps_work import _page, browser  # noqa: F401 - the module's browser fixture
-from tools.run_snapshot import RunSnapshots
-from tools.workspace_files import WorkspaceFiles
+from tests.test_gui_undo_chosen import _run as record_run
 
 FUNCS = [f"def f{n}(x):\n    return x + {n}\n\n\n" for n in range(1, 9)]
 CALC = "".join(FUNCS)
@@ -111,7 +110,7 @@ def test_accept_the_run_writes_every_file_it_changed_at_once(
     # broken between them); the whole run is one click, and one Undo. There Undo took back the
     # run before instead (the chooser stayed on it): an earlier run here, which must stay.
     workspace: Path = held_app.workspace  # type: ignore[attr-defined]
-    _earlier_run(workspace, "notes.txt", "kept\n")
+    record_run(workspace, "an earlier request", {"notes.txt": "kept\n"})  # as a crew run records one
     page = _page(browser, held_app)
     _send_and_wait_held(page)
     _open_review(page)
@@ -133,11 +132,3 @@ def test_accept_the_run_writes_every_file_it_changed_at_once(
     assert (workspace / "calc.py").read_text() == CALC
     assert (workspace / "util.py").read_text() == UTIL
     assert (workspace / "notes.txt").read_text() == "kept\n"  # the earlier run was not the one undone
-
-
-def _earlier_run(workspace: Path, rel: str, text: str) -> None:
-    """A run recorded before the page opens, as an earlier crew request leaves one."""
-    snaps = RunSnapshots(workspace)
-    run_id = snaps.begin_run("an earlier request")
-    WorkspaceFiles(workspace, before_write=snaps.record_write).write_text(rel, text)
-    snaps.end_run(run_id)
