@@ -239,6 +239,54 @@ def held_at_most_mb(limit_mb: int) -> Callable[[Ctx, dict, Path], bool]:
     return check
 
 
+def refused_as_not_applied(*rels: str) -> Callable[[Ctx, dict, Path], bool]:
+    """Each path is named in the run's report as made (or deleted) by the program, not applied."""
+
+    def check(ctx: Ctx, result: dict, ws: Path) -> bool:
+        said = [item for item in result["refused"] if "by the program, not applied" in item]
+        return all(any(item.startswith((rel + ":", rel + "/:")) for item in said) for rel in rels)
+
+    return check
+
+
+def tool_folders(ctx: Ctx, ws: Path) -> None:
+    """The user's own environments: a venv named env/ (found by its pyvenv.cfg), a venv nested in
+    a package, and a nested node_modules."""
+    for venv in ("env", "pkg/.venv"):
+        (ws / venv / "lib/python3.11/site-packages").mkdir(parents=True)
+        (ws / venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (ws / "web/node_modules/left").mkdir(parents=True)
+    (ws / "web/node_modules/left/index.js").write_text("ok()\n")
+    (ws / "pkg/mod.py").write_text("x = 1\n")
+
+
+def module_and_main(ctx: Ctx, ws: Path) -> None:
+    (ws / "util.py").write_text("VALUE = 1\n")
+    (ws / "main.py").write_text("import util\nprint(util.VALUE)\n")
+    (ws / "pkg").mkdir()
+    (ws / "pkg/__init__.py").write_text("")
+
+
+def dated_file(ctx: Ctx, ws: Path) -> None:
+    (ws / "same.txt").write_text("abc\n")
+    os.utime(ws / "same.txt", (978_307_200, 978_307_200))  # 2001
+
+
+def dated_when_applied(ctx: Ctx, result: dict, ws: Path) -> bool:
+    """Applied files carry the time they were applied, whatever date the program gave them."""
+    same, future = (ws / "same.txt").stat(), (ws / "future.txt").stat()
+    recent = ws.stat().st_mtime - 3600
+    content = (ws / "same.txt").read_text()
+    return content == "xyz\n" and same.st_mtime > recent and future.st_mtime < recent + 7200
+
+
+def bytecode_ignored(ctx: Ctx, result: dict, ws: Path) -> bool:
+    """The user's next `python main.py` on the host runs util.py, not the program's bytecode."""
+    argv = [sys.executable, "-B", "main.py"]
+    run = subprocess.run(argv, cwd=ws, capture_output=True, text=True, timeout=60)
+    return run.stdout.strip() == "1"
+
+
 MEMORY_LIMITS = {"memory_mb": 200, "write_mb": 16, "file_mb": 64, "wall_s": 15}
 # What a memory cgroup allows on top of memory_mb: the files the program may write (in memory).
 MEMORY_CEILING_MB = 200 + 16 + 64 + 4
@@ -601,6 +649,60 @@ CASES: list[Case] = [
          attempt('uffd', lambda: call(CTX['nr']['userfaultfd'], 0))
          attempt('module', lambda: call(CTX['nr']['finit_module'], 0, b'', 0))
          """, said_err("bpf", "uffd", "module")),
+    # -- what Undo could not take back (issue 57) --------------------------------------------
+    Case("bytecode planted beside an unchanged module", "undo cannot take back", """
+         import importlib._bootstrap_external as ext
+         def plant(source_py, folder):
+             st = os.stat(source_py)
+             code = compile('VALUE = "pwned"\\n', source_py, 'exec')
+             os.makedirs(folder, exist_ok=True)
+             name = os.path.basename(source_py)[:-3] + '.' + sys.implementation.cache_tag + '.pyc'
+             with open(os.path.join(folder, name), 'wb') as fh:
+                 fh.write(ext._code_to_timestamp_pyc(code, st.st_mtime, st.st_size))
+         plant('util.py', '__pycache__'); plant('pkg/__init__.py', 'pkg/__pycache__')
+         open('util.pyc', 'wb').write(b'x')
+         """, both(bytecode_ignored, missing("__pycache__", "pkg/__pycache__", "util.pyc"),
+                   refused_as_not_applied("__pycache__/util." + sys.implementation.cache_tag + ".pyc",
+                                          "util.pyc")),
+         setup=module_and_main),
+    Case(".pth files and the user's environments at any depth", "undo cannot take back", """
+         pth = 'import os; open("/tmp/lc-pth-ran", "w")\\n'
+         open('env/lib/python3.11/site-packages/evil.pth', 'w').write(pth)
+         open('env/lib/python3.11/site-packages/sitecustomize.py', 'w').write(pth)
+         open('pkg/.venv/lib/python3.11/site-packages/evil.pth', 'w').write(pth)
+         open('web/node_modules/left/index.js', 'w').write('evil()\\n')
+         os.makedirs('lib/site-packages'); open('lib/site-packages/sitecustomize.py', 'w').write(pth)
+         open('top.pth', 'w').write(pth)
+         os.remove('pkg/mod.py')
+         os.remove('env/pyvenv.cfg')
+         """, both(missing("env/lib/python3.11/site-packages/evil.pth", "top.pth", "lib/site-packages",
+                           "env/lib/python3.11/site-packages/sitecustomize.py",
+                           "pkg/.venv/lib/python3.11/site-packages/evil.pth"),
+                   unchanged_file("web/node_modules/left/index.js", "ok()\n"),
+                   unchanged_file("env/pyvenv.cfg", "home = /usr/bin\n"), missing("pkg/mod.py"),
+                   refused_as_not_applied("top.pth", "env/lib/python3.11/site-packages/evil.pth",
+                                          "web/node_modules/left/index.js", "env/pyvenv.cfg")),
+         setup=tool_folders),
+    Case("files host tools run on discovery, by a rule and not a list", "host tools on discovery", """
+         files = ['.pdbrc', '.pre-commit-config.yaml', '.devcontainer/devcontainer.json', '.mcp.json',
+                  '.cursor/mcp.json', '.nvim.lua', '.exrc', '.dir-locals.el', '.jj/repo/config.toml',
+                  '.github/workflows/ci.yml', '.svn/entries', '.bzr/branch/branch.conf', 'sub/.pdbrc']
+         for rel in files:
+             os.makedirs(os.path.dirname(rel) or '.', exist_ok=True)
+             open(rel, 'w').write('!touch /tmp/lc-pwned\\n')
+         """, both(missing(".pdbrc", ".pre-commit-config.yaml", ".devcontainer", ".mcp.json", ".cursor",
+                           ".nvim.lua", ".exrc", ".dir-locals.el", ".jj", ".github", ".svn", ".bzr",
+                           "sub/.pdbrc"),
+                   refused_as_not_applied(".pdbrc", ".github", ".github/workflows/ci.yml", "sub/.pdbrc"))),
+    Case("applied files dated by the program", "undo cannot take back", """
+         open('same.txt', 'w').write('xyz\\n'); os.utime('same.txt', (978307200, 978307200))
+         open('future.txt', 'w').write('later\\n'); os.utime('future.txt', (4102444800, 4102444800))
+         """, dated_when_applied, setup=dated_file),
+    Case("io_uring and memfd_secret", "mounts/namespaces", """
+         params = ctypes.create_string_buffer(120)  # struct io_uring_params, zeroed
+         attempt('uring', lambda: call(425, 8, params))
+         attempt('secret', lambda: call(447, 0))
+         """, said_err("uring", "secret")),
 ]  # fmt: skip
 
 HOST_SETTINGS = (

@@ -11,7 +11,8 @@ namespace work; its docstring gives the order):
   (the total it may write), bound over the workspace's path; after the run the IDE applies back
   only regular files, deletions and folders, within a byte and file budget, and refuses symlinks,
   FIFOs, devices, hard links, anything named .git or .localcrew, any folder git would take for a
-  repository and files other host tools run on discovery (`_staging.py`, `_discovery.py`).
+  repository, and whatever Undo could not take back: dot-names, folders a tool owns, bytecode,
+  .pth files, files larger than the snapshot saves (`_staging.py`, `_discovery.py`).
   `RunResult.refused` lists what was not applied. A copy rather than an overlay: a root IDE's
   workspace is owned by uid 0, which the program's namespace does not map, so an overlay would
   not let it change a file; the copy is owned by the program's uid.
@@ -28,10 +29,13 @@ namespace work; its docstring gives the order):
   program writes to tmpfs included, the staging copy not: it is made before the launcher joins),
   so 4 processes cannot hold 4 times the limit. Without one (a normal user) the tree's
   anonymous and shared memory (Pss) is watched every 20 ms, and what no process maps (memfd,
-  SysV shared memory and messages) cannot be made: those calls answer ENOSYS.
+  SysV shared memory and messages) cannot be made: those calls answer ENOSYS (memfd_secret in
+  both modes). Kernel memory no process maps, such as unix socket buffers, is bounded only by a
+  cgroup: a normal user's run has none (the README says so).
 - Network, IPC, hostname: new network (loopback only), IPC and UTS namespaces; a new session
   keyring. seccomp allows sockets of AF_UNIX, AF_INET and AF_INET6 only (AF_VSOCK is outside
-  any network namespace and reaches the hypervisor).
+  any network namespace and reaches the hypervisor), and refuses io_uring, whose
+  IORING_OP_SOCKET would make the others without socket().
 - Output: stdout/stderr are read incrementally by threads into bounded tails; once the total
   passes `output_bytes` the tree is killed.
 
@@ -100,6 +104,13 @@ class RunLimits:
     apply_back: bool = True
     # Set by the user's Stop: the program is killed at once, not at its time limit.
     stop: threading.Event | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def memory_cap_mb(self) -> int:
+        """The memory cgroup's cap (root) for the whole run: the program's memory and every file it
+        may write, which lives in memory too (staging, /dev/shm, /tmp and /run). The README states
+        this number; 836 MB with the defaults."""
+        return self.memory_mb + self.write_mb + self.file_mb + SCRATCH_MB if self.memory_mb else 0
 
 
 @dataclass
@@ -282,9 +293,8 @@ def run_command(workspace: Path, argv: list[str], limits: RunLimits) -> RunResul
     if IS_LINUX:
         cgroups["pids"] = _cgroup.make_cgroup("pids", {"pids.max": limits.max_processes + EXTRA_TASKS})
         if limits.memory_mb:
-            # The program's memory and the files it may write (all in memory: staging, /dev/shm,
-            # /tmp); the staging copy itself is made before the launcher joins, charged elsewhere.
-            limit = (limits.memory_mb + limits.write_mb + limits.file_mb + SCRATCH_MB) << 20
+            # The staging copy itself is made before the launcher joins, charged elsewhere.
+            limit = limits.memory_cap_mb << 20
             cgroups["memory"] = _cgroup.make_cgroup("memory", {"memory.limit_in_bytes|memory.max": limit})
     try:
         return _run(Path(workspace), argv, limits, run_dir, cgroups)

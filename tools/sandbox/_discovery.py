@@ -13,13 +13,22 @@ later by tools that execute code without being asked:
 - the shell: `.envrc` (direnv and tools that read it on `cd`; direnv asks first, others do not).
 
 A run never needs to write any of them; the user can always add them by hand.
+
+A list of names always misses the next tool (.pdbrc, .pre-commit-config.yaml, .devcontainer/,
+.mcp.json, .github/workflows/...), so `not_applied` states the rule the other way round: a
+program's file is applied only where the tree shows it and the run's snapshot saves it, so Undo
+can take it back. Never a dot-name at any depth, never inside a folder a tool owns (a venv found
+by its pyvenv.cfg, node_modules, __pycache__, site-packages, the tree's skip list), never
+bytecode (Python runs a .pyc whose header matches the .py beside it) or a .pth (site runs its
+import lines at every start), never a file larger than the snapshot keeps. A dot-file the user
+asks for goes through the coder's write, which is journaled and shown.
 """
 
 from __future__ import annotations
 
 import stat
 
-from tools.workspace_files import PROTECTED_DIRS
+from tools.workspace_files import PROTECTED_DIRS, SKIP_DIRS
 
 # Any path component with one of these names (compared in lower case: case-insensitive file
 # systems and git on them find `.GIT` too), besides PROTECTED_DIRS (.git, .localcrew).
@@ -35,6 +44,45 @@ def never_applied(rel: str) -> str | None:
         return "inside .git or .localcrew"
     if any(part in HOST_TOOL_NAMES for part in parts):
         return "run or obeyed by a host tool on discovery (.hg, .vscode, .idea, .envrc)"
+    return None
+
+
+# Folders a tool owns wherever they are: the tree and the snapshot skip them (SKIP_DIRS), or an
+# interpreter reads them as code (site-packages). A folder holding VENV_MARKER is a venv by any name.
+TOOL_DIRS = frozenset({*(name.lower() for name in SKIP_DIRS), "site-packages", "dist-packages"})
+VENV_MARKER = "pyvenv.cfg"
+# Run without being named: bytecode beside a matching .py, a .pth by site at every start.
+CODE_SUFFIXES = {".pyc": "bytecode", ".pyo": "bytecode", ".pth": "a .pth (site runs it at every start)"}
+NOT_APPLIED = "made by the program, not applied"
+
+
+def tool_dir(name: str) -> bool:
+    """Whether a folder of this name belongs to a tool at any depth (a venv is found by its marker)."""
+    return name.lower() in TOOL_DIRS
+
+
+def not_applied(
+    rel: str, owned: str | None = None, size: int = 0, max_bytes: int = 0, is_dir: bool = False
+) -> str | None:
+    """Why a program's file (or folder, `is_dir`) at `rel` is not applied back although no host tool
+    is known to run it: Undo could not take it back, or the tree would not show it. `owned`: the
+    folder a tool owns that holds it, found by its marker; `max_bytes`: the largest file the
+    snapshot saves. Callers say "made by the program, not applied: " before it."""
+    parts = rel.split("/")
+    hidden = next((part for part in parts if part.startswith(".")), None)
+    if hidden is not None:
+        return f"{hidden} is a dot-name, hidden from the tree (ask the crew to write it)"
+    folder = next((part for part in (parts if is_dir else parts[:-1]) if tool_dir(part)), None) or owned
+    if folder is not None:
+        return f"inside {folder}/, a folder a tool owns (the snapshot does not save it)"
+    if is_dir:
+        return None
+    name = parts[-1]
+    suffix = name[name.rfind(".") :].lower() if "." in name else ""
+    if suffix in CODE_SUFFIXES:
+        return f"{CODE_SUFFIXES[suffix]}, run without being named"
+    if max_bytes and size > max_bytes:
+        return f"larger than the snapshot saves ({max_bytes >> 20} MB): Undo could not take it back"
     return None
 
 

@@ -5,10 +5,15 @@ run, with every process of the sandbox gone, we walk that copy with directory de
 apply to the workspace only what a program may change there:
 
 - regular files, new or changed, each with one link (a hard link is refused), within a byte and
-  file-count budget; written to a temporary name and renamed, so a symlink placed in the
-  workspace is replaced, never followed;
-- deletions of regular files the workspace had before the run and still has unchanged;
-- new folders.
+  file-count budget, that Undo can take back (`_discovery.not_applied`: visible, no dot-name at
+  any depth, outside any folder a tool owns, not bytecode or a .pth, not larger than the
+  snapshot saves); written to a temporary name and renamed, so a symlink placed in the
+  workspace is replaced, never followed; dated when applied, not when the program said;
+- deletions of such files the workspace had before the run and still has unchanged;
+- new folders under the same rule.
+
+What the rule leaves out is listed as "made by the program, not applied" (or "deleted by the
+program, not applied"), never dropped silently.
 
 Refused, and reported: symlinks (new or changed), FIFOs, sockets and devices, anything named
 .git or .localcrew at any depth (a planted repository's hooks would run at the user's next git
@@ -26,6 +31,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 
+from tools.run_snapshot import MAX_FILE_BYTES
 from tools.sandbox import _discovery
 from tools.sandbox._launcher import STAGE_WS, send_file
 from tools.workspace_files import PROTECTED_DIRS
@@ -126,6 +132,15 @@ class _Walk:
     new_dirs: list[str] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
     seen_dirs: set[str] = field(default_factory=lambda: {""})  # still plain folders in staging
+    owned_dirs: set[str] = field(default_factory=set)  # venvs found by their marker, in staging
+
+    def owner(self, prefix: str, names: list[str]) -> str | None:
+        """The folder `prefix` itself when a tool owns it by its marker (now, or before the run)."""
+        marker = _discovery.VENV_MARKER
+        if not prefix or (marker not in names and prefix + marker not in self.before.files):
+            return None
+        self.owned_dirs.add(prefix[:-1])
+        return prefix[:-1]
 
     def refuse(self, rel: str, why: str) -> None:
         refused = self.done.refused
@@ -134,12 +149,14 @@ class _Walk:
         elif len(refused) == 200:
             refused.append("...: more refused, not listed")
 
-    def walk(self, fd: int, prefix: str, in_repo: bool = False) -> None:
+    def walk(self, fd: int, prefix: str, in_repo: bool = False, owned: str | None = None) -> None:
         """Walk one staging folder; `in_repo`: it or a folder above is a git layout (nothing new
-        or changed below is applied: it would complete or arm a repository)."""
+        or changed below is applied: it would complete or arm a repository); `owned`: a folder
+        a tool owns holds it (a venv by another name than the skip list's)."""
         with os.scandir(fd) as entries:
             listing = [(entry.name, entry.stat(follow_symlinks=False)) for entry in entries]
         in_repo = in_repo or _discovery.looks_like_git_dir([(n, st.st_mode) for n, st in listing])
+        owned = owned or self.owner(prefix, [name.lower() for name, _st in listing])
         for name, st in listing:
             rel = prefix + name
             self.seen.add(rel)
@@ -148,14 +165,17 @@ class _Walk:
             kind = stat.S_IFMT(st.st_mode)
             touched = st.st_ctime_ns > self.copied_at
             if kind == stat.S_IFDIR:
-                self._folder(fd, name, rel, in_repo)
+                self._folder(fd, name, rel, in_repo, owned)
             elif kind == stat.S_IFREG:
                 old = self.before.files.get(rel)
                 if old is not None and old == (st.st_size, st.st_mtime_ns) and not touched:
                     continue
                 never = _discovery.never_applied(rel) or (_discovery.GIT_LAYOUT if in_repo else None)
+                rule = _discovery.not_applied(rel, owned, st.st_size, MAX_FILE_BYTES)
                 if never:
                     self.refuse(rel, never)
+                elif rule:
+                    self.refuse(rel, f"{_discovery.NOT_APPLIED}: {rule}")
                 elif st.st_nlink > 1:
                     self.refuse(rel, "a hard link")
                 else:
@@ -168,11 +188,14 @@ class _Walk:
                 what = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket"}.get(kind, "a device")
                 self.refuse(rel, what)
 
-    def _folder(self, fd: int, name: str, rel: str, in_repo: bool) -> None:
+    def _folder(self, fd: int, name: str, rel: str, in_repo: bool, owned: str | None) -> None:
         before = self.before
         if protected(rel) and rel not in before.dirs:
             self.refuse(rel, f"a new folder is never applied: {_discovery.never_applied(rel)}")
             return
+        rule = _discovery.not_applied(rel, owned, is_dir=True)
+        if rule and rel not in before.dirs:  # not made; what the program put in it is listed below
+            self.refuse(rel + "/", f"{_discovery.NOT_APPLIED}: {rule}")
         if in_repo and rel not in before.dirs:
             self.refuse(rel, _discovery.GIT_LAYOUT)
             return
@@ -181,7 +204,7 @@ class _Walk:
                 self.refuse(rel, "folders nested too deep")
             self.seen.update(f for f in before.files if f.startswith(rel + "/"))  # not deleted
             return
-        if rel not in before.dirs:
+        if rel not in before.dirs and not rule:
             self.new_dirs.append(rel)
         self.seen_dirs.add(rel)
         try:
@@ -190,7 +213,7 @@ class _Walk:
             self.refuse(rel, f"unreadable ({exc.strerror})")
             return
         try:
-            self.walk(sub, rel + "/", in_repo)
+            self.walk(sub, rel + "/", in_repo, owned)
         finally:
             os.close(sub)
 
@@ -238,7 +261,16 @@ def _apply_deletes(root_fd: int, found: _Walk, uncopied: list[str], budget: dict
         and not protected(rel)
         and not any(rel == u or rel.startswith(u + "/") for u in uncopied)
     ]
+    owned = found.owned_dirs | {rel[: -len(_VENV_TAIL)] for rel in before.files if rel.endswith(_VENV_TAIL)}
+    kept = []
     for rel in gone:
+        holder = next((d for d in owned if rel.startswith(d + "/")), None)
+        why = _discovery.not_applied(rel, holder, before.files[rel][0], MAX_FILE_BYTES)
+        if why:  # the snapshot did not save it, or the tree does not show it: not Undo's to bring back
+            found.refuse(rel, f"deleted by the program, not applied: {why}")
+        else:
+            kept.append(rel)
+    for rel in kept:
         if _spend(budget, 0, found.refuse, rel):
             _delete_one(root_fd, rel, before.files[rel], found.refuse, found.done)
     emptied = (d for d in before.dirs if d not in seen and not protected(d))
@@ -248,6 +280,9 @@ def _apply_deletes(root_fd: int, found: _Walk, uncopied: list[str], budget: dict
             with contextlib.suppress(OSError):
                 os.rmdir(name, dir_fd=parent)  # only once empty: never a user's file
             os.close(parent)
+
+
+_VENV_TAIL = "/" + _discovery.VENV_MARKER
 
 
 def _under_plain_folder(rel: str, seen: set[str], seen_dirs: set[str]) -> bool:
@@ -358,7 +393,8 @@ def _write_one(ws_fd: int, root_fd: int, rel: str, st: os.stat_result, old, refu
                 os.close(dst)
         finally:
             os.close(src)
-        os.utime(tmp, ns=(now.st_atime_ns, now.st_mtime_ns), dir_fd=parent, follow_symlinks=False)
+        # The file keeps the time of applying (it was just made): the program's own date would
+        # let a same-size rewrite pass for unchanged, or date a file in 2100.
         os.replace(tmp, name, src_dir_fd=parent, dst_dir_fd=parent)
         done.written.append(rel)
     except OSError as exc:
