@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.run_snapshot import MAX_FILE_BYTES, NothingToUndoError, RunSnapshots
+from tools.run_snapshot import MAX_FILE_BYTES, NothingToUndoError, RunSnapshots, journal_applied
 from tools.sandbox import RunLimits, run_python
 from tools.workspace_files import WorkspaceFiles
 
@@ -65,7 +65,9 @@ def test_undo_restores_everything_exactly(ws: Path) -> None:
     files.write_text("newdir/nested/new.py", "print('new')\n")
     files.delete("sub/deep/x.py")
     files.delete("sub/deep")
-    # Changes no write tool saw, as a program run in the sandbox would make them:
+    # Changes no write tool saw, as a program run without staging (macOS, Windows) makes them: it
+    # wrote the workspace itself, so the run's journals are incomplete and undo takes back all.
+    journal_applied(ws, [], complete=False)
     (ws / "bin.dat").write_bytes(b"\x00garbage\xff")
     (ws / "run.sh").chmod(0o644)
     (ws / "private.key").write_text("leaked")
@@ -190,10 +192,12 @@ def test_undo_steps_back_one_run_at_a_time(ws: Path) -> None:
     start = tree_state(ws)
     snaps = RunSnapshots(ws)
     first = snaps.begin_run("first")
+    journal_applied(ws, ["a.txt"])  # as a program's apply-back journals what it wrote
     (ws / "a.txt").write_text("one\n")
     snaps.end_run(first)
     after_first = tree_state(ws)
     second = snaps.begin_run("second")
+    journal_applied(ws, ["a.txt", "b.txt"])
     (ws / "a.txt").write_text("two\n")
     (ws / "b.txt").write_text("b\n")
     snaps.end_run(second)
@@ -242,6 +246,8 @@ def test_users_git_repository_is_untouched(ws: Path) -> None:
     snaps = RunSnapshots(ws)
     run_id = snaps.begin_run("in a repo")
     assert git(ws, "status", "--porcelain") == status  # our store is invisible to git
+    for rel in (".env", "a.txt", "new.txt"):
+        snaps.record_write(ws / rel)  # the crew's writes, journaled as its write tool does
     (ws / ".env").write_text("TOKEN=clobbered\n")  # ignored by git, still saved by us
     (ws / "a.txt").write_text("crew edit\n")
     (ws / "new.txt").write_text("n\n")

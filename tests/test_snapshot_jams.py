@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.run_snapshot import RunSnapshots, SnapshotError
+from tools.run_snapshot import RunSnapshots, SnapshotError, journal_applied
 from tools.workspace_files import WorkspaceFiles
 
 REPO = Path(__file__).resolve().parents[1]
@@ -74,7 +74,8 @@ def test_a_tree_deeper_than_path_max_is_saved_undone_and_blocks_no_later_run(ws:
     snaps = RunSnapshots(ws)
     before = user_entries(ws)
     run_id = snaps.begin_run("a program writes a very deep tree")
-    names = deep_tree(ws)  # as a check's program applied back would
+    names = deep_tree(ws)  # as a check's program applied back would, journaling what it wrote
+    journal_applied(ws, ["/".join([*names, "bottom.txt"]), "a.py"])
     (ws / "a.py").write_text("a = 2\n")
     snaps.end_run(run_id)
     assert len("/".join(names)) > 4096
@@ -96,6 +97,7 @@ def test_a_deep_tree_changed_by_a_run_is_put_back_byte_for_byte(ws: Path) -> Non
     snaps = RunSnapshots(ws)
     before = user_entries(ws)
     run_id = snaps.begin_run("edits the deep file")
+    journal_applied(ws, ["/".join([*names, "bottom.txt"])])  # as apply-back journals a deletion
     fd = os.open(ws, os.O_RDONLY)
     for name in names:
         child = os.open(name, os.O_RDONLY, dir_fd=fd)
@@ -135,6 +137,7 @@ def test_odd_names_are_saved_and_put_back(ws: Path) -> None:
     snaps = RunSnapshots(ws)
     before = user_entries(ws)
     run_id = snaps.begin_run("rewrites every odd name")
+    journal_applied(ws, [*ODD_NAMES, "m" * 255])  # as apply-back journals what it wrote
     for name in ODD_NAMES:
         (ws / name).write_bytes(b"rewritten\n")
     (ws / ("m" * 255)).write_bytes(b"made by the run\n")
@@ -154,6 +157,7 @@ def test_a_torn_record_or_a_stray_object_does_not_stop_later_runs(ws: Path) -> N
     (snaps.store / "objects" / "stray").write_text("not a bucket")
     assert [info.id for info in snaps.runs()] == [first]
     second = snaps.begin_run("second")
+    journal_applied(ws, ["a.py"])
     (ws / "a.py").write_text("a = 3\n")
     snaps.end_run(second)
     snaps.undo()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.run_snapshot import RejectNeedsConfirmationError, RunSnapshots, UndoConflictError
+from tools.run_snapshot import RejectNeedsConfirmationError, RunSnapshots, UndoConflictError, journal_applied
 from tools.text_merge import merge3
 from tools.workspace_files import WorkspaceFiles
 
@@ -85,6 +85,7 @@ def test_merge_keeps_line_endings_and_a_last_line_without_newline(ws: Path) -> N
     # The run's change made as a program run as a check would: bytes as they are.
     snaps = RunSnapshots(ws)
     run_id = snaps.begin_run("change b")
+    journal_applied(ws, ["w.py"])  # as that program's apply-back journals it
     (ws / "w.py").write_bytes(crlf.replace("b = 1", "b = 2").encode())
     snaps.end_run(run_id)
     (ws / "w.py").write_bytes(crlf.replace("b = 1", "b = 2").replace("d = 1", "d = 9").encode())

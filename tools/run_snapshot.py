@@ -15,13 +15,20 @@ Layout:
     runs/<id>/meta.json       label, start and end times, undone flag; written last, it is
                               the commit point of begin_run (a run without it never started)
     runs/<id>/journal.log     paths the crew's write tool touched (one JSON string a line)
+    runs/<id>/applied.log     paths a sandboxed program's apply-back wrote, deleted or made
+    runs/<id>/unjournaled     a program wrote the workspace itself: the journals are not all
+    active.json               the run in progress, where apply-back journals (tools/sandbox)
     runs/<id>/before_undo.json  the tree just before an undo, so an undo can be inspected
     runs/<id>/undo_aim.json     the tree that undo aimed for, so redo touches only what it changed
     statcache.json            (size, mtime, ctime, inode) -> sha, to skip re-hashing
                               unchanged files on the next snapshot
 
 Because the snapshot is the whole tree before the run, undo also reverts what programs run in
-the sandbox changed, not only what went through the write tool; and because every object,
+the sandbox changed, not only what went through the write tool. Undo takes back only the paths
+the run's journals name (the write tool's and apply-back's): a file the user saved in the editor
+while the run went on is not the run's change, and stays. Where a program wrote the workspace
+itself (no staging: macOS, Windows), the journals are incomplete and the run's change is the
+whole difference between before and after, as before the journals. And because every object,
 manifest and meta file is fsynced before begin_run returns, a run killed at any point can be
 undone from a fresh process. Skipped (never saved, never deleted by undo): `.git`,
 `.localcrew`, venvs, `node_modules`, caches (see SKIP_DIRS), files over 20 MB, and special
@@ -68,6 +75,9 @@ MAX_FILE_BYTES = 20 * 1024 * 1024
 KEEP_RUNS = 20  # older runs (and objects only they use) are pruned
 STATCACHE_STABLE_NS = 2_000_000_000  # files changed this recently are always re-hashed
 RESTORE_LOG = "restoring.log"  # an undo, redo or reject in progress (tools/snapshot_restore.py)
+ACTIVE = "active.json"  # {"run": id} of the run in progress, for journal_applied
+APPLIED_LOG = "applied.log"
+UNJOURNALED = "unjournaled"
 
 
 def _shown(label: str, limit: int = 200) -> str:
@@ -224,7 +234,9 @@ class RunSnapshots:
                 _write_json(run_dir / "manifest.json", tree.to_json())
                 (run_dir / "journal.log").touch()
                 meta = {"id": run_id, "label": label, "started": time.time(), "finished": None}
+                meta["journal"] = True  # every writer journals: undo may trust the journals
                 _write_json(run_dir / "meta.json", meta)  # commit point
+                _write_json(self.store / ACTIVE, {"run": run_id}, durable=False)
                 # The run directory and, the first time, the store's own directories.
                 for directory in (run_dir, run_dir.parent, self.store, self.store.parent):
                     fsync_dir(directory)
@@ -263,12 +275,18 @@ class RunSnapshots:
             # What the run left: undo then reverts only what the run changed, and leaves the user's
             # later work alone.
             after = self._snapshot()
-            _write_json(meta_path.parent / "after.json", after.to_json())
             before = _Tree.from_json(json.loads((meta_path.parent / "manifest.json").read_text("utf-8")))
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            own = _journaled(meta_path.parent) if meta.get("journal") else None
+            if own is not None:
+                after = _journaled_only(before, after, own)
+            _write_json(meta_path.parent / "after.json", after.to_json())
             meta["finished"] = time.time()
             meta["changed"] = _changed_paths(before, after)
             _write_json(meta_path, meta)
+            with contextlib.suppress(OSError, ValueError):
+                if json.loads((self.store / ACTIVE).read_text("utf-8")).get("run") == run_id:
+                    (self.store / ACTIVE).unlink()
             self._prune()
         if self._active == run_id:
             self._active = None
@@ -890,6 +908,85 @@ def _only_run_changes(
         ):
             target.dirs[rel] = mode
     return target, kept
+
+
+def journal_applied(workspace: Path | str, paths: list[str], complete: bool = True) -> None:
+    """Journal what a sandboxed program's apply-back wrote, deleted or made in `workspace`, into
+    the run in progress there (none: nothing to attribute it to). `complete` False: the program
+    wrote the workspace itself, so no journal names all the run did; undo then takes back the
+    whole difference, as it did before journals."""
+    folder = Path(os.path.realpath(workspace))
+    # The program may have run in a folder of the workspace: its paths are journaled from the top.
+    top = next((up for up in (folder, *folder.parents) if _own_store(up)), None)
+    if top is None:
+        return
+    store = top / ".localcrew" / "snapshots"
+    inner = folder.relative_to(top).as_posix()
+    lines = "".join(json.dumps(rel if inner == "." else f"{inner}/{rel}") + "\n" for rel in paths)
+    try:
+        run_id = json.loads((store / ACTIVE).read_text("utf-8")).get("run")
+        run_dir = store / "runs" / run_id
+        meta = json.loads((run_dir / "meta.json").read_text("utf-8"))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return
+    if not _is_run_id(run_id) or meta.get("finished") is not None:
+        return
+    try:
+        _append(run_dir / (APPLIED_LOG if complete else UNJOURNALED), lines)
+    except OSError:
+        with contextlib.suppress(OSError):
+            _append(run_dir / UNJOURNALED, "")  # a path may be missing: trust no journal
+
+
+def _own_store(folder: Path) -> bool:
+    """A snapshot store with a run in progress, ours (not one planted in a shared /tmp)."""
+    try:
+        st = os.lstat(folder / ".localcrew" / "snapshots" / ACTIVE)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid()
+
+
+def _append(path: Path, text: str) -> None:
+    """Append durably, never through a link."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o600)
+    try:
+        data = memoryview(text.encode("utf-8"))
+        while data:
+            data = data[os.write(fd, data) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _journaled(run_dir: Path) -> set[str] | None:
+    """Every path the run's journals name; None when they do not name all it wrote."""
+    if (run_dir / UNJOURNALED).exists():
+        return None
+    paths: set[str] = set()
+    for name in ("journal.log", APPLIED_LOG):
+        with contextlib.suppress(FileNotFoundError):
+            for line in (run_dir / name).read_text(encoding="utf-8").splitlines():
+                with contextlib.suppress(ValueError):
+                    rel = json.loads(line)
+                    if isinstance(rel, str):
+                        paths.add(rel)
+    return paths
+
+
+def _journaled_only(before: _Tree, after: _Tree, own: set[str]) -> _Tree:
+    """The tree the run left, counting only its journaled paths (and the folders holding them);
+    everywhere else as before the run: what the user saved meanwhile is not the run's change."""
+    holders = {"/".join(rel.split("/")[:end]) for rel in own for end in range(1, rel.count("/") + 1)}
+    result = _Tree(dict(before.files), dict(before.links), dict(before.dirs), dict(before.skipped))
+    for kind in ("files", "links", "dirs", "skipped"):
+        left, now = getattr(result, kind), getattr(after, kind)
+        for rel in own | holders:
+            left.pop(rel, None)
+            if rel in now:
+                left[rel] = now[rel]
+    return result
 
 
 def _read_text_or_none(path: Path, max_bytes: int) -> str | None:

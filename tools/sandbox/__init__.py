@@ -63,6 +63,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tools import run_snapshot
 from tools.sandbox import _cgroup, _staging
 from tools.sandbox._launcher import SANDBOX_ID, STAGE_HOME
 from tools.workspace_files import PROTECTED_DIRS, WorkspaceError, WorkspaceFiles
@@ -580,6 +581,7 @@ def _collect(
         applied = _apply_staging(started.stage_parent, root, started.before, report, limits)
     elif started.stage_parent is not None:
         started.stage_parent.close()  # the staging copy goes with the run
+    _journal(root, applied, staged=isinstance(report.get("staging"), dict))
     if pumped.watched_memory:
         report["memory_watched"] = True
     enforced = _enforced(report)
@@ -598,6 +600,14 @@ def _collect(
         deleted=tuple(applied.deleted),
         refused=tuple(applied.refused),
     )
+
+
+def _journal(root: Path, applied: _staging.Applied, staged: bool) -> None:
+    """Tell the workspace's run in progress what this run applied, so its undo takes back only
+    that; unstaged, the program wrote the workspace itself and no journal can say what."""
+    changed = [*applied.written, *applied.deleted, *applied.folders]
+    if changed or not staged:
+        run_snapshot.journal_applied(root, changed, complete=staged)
 
 
 def _launcher_report(status_r: int) -> tuple[dict, int | None]:

@@ -62,6 +62,7 @@ class Applied:
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # "path: why"
+    folders: list[str] = field(default_factory=list)  # made or removed: for the undo journal
 
 
 def protected(rel: str) -> bool:
@@ -238,6 +239,7 @@ def apply_back(
             for rel in found.new_dirs:
                 if _spend(budget, 0, refuse, rel):
                     _make_dirs(root_fd, rel, refuse)
+                    done.folders.append(rel)
             for rel, st in found.writes:
                 if _spend(budget, st.st_size, refuse, rel):
                     _write_one(ws_fd, root_fd, rel, st, before.files.get(rel), refuse, done)
@@ -279,6 +281,7 @@ def _apply_deletes(root_fd: int, found: _Walk, uncopied: list[str], budget: dict
         if parent is not None:
             with contextlib.suppress(OSError):
                 os.rmdir(name, dir_fd=parent)  # only once empty: never a user's file
+                found.done.folders.append(rel)
             os.close(parent)
 
 

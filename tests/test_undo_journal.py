@@ -1,0 +1,81 @@
+"""Undo takes back only the paths the run itself wrote (issue 57): the coder's writes and what a
+sandboxed program's apply-back wrote are journaled, so a file the user saved in the editor while
+the run went on keeps the user's edit after Undo."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.test_sandbox_staging import staged
+from tools.run_snapshot import RunSnapshots, journal_applied
+from tools.sandbox import run_python
+from tools.workspace_files import WorkspaceFiles
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="staging is Linux's")
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "notes.py").write_text("# the user's notes\n")
+    (root / "code.py").write_text("def f():\n    return 1\n")
+    (root / "sub").mkdir()
+    return root
+
+
+def program(folder: Path, code: str) -> str:
+    (folder / "p.py").write_text(textwrap.dedent(code))
+    return "p.py"
+
+
+@linux_only
+def test_an_edit_saved_during_the_run_survives_undo(ws: Path) -> None:
+    snaps = RunSnapshots(ws)
+    run_id = snaps.begin_run("change f and make out.txt")
+    coder = WorkspaceFiles(ws, before_write=snaps.record_write)
+    coder.write_text("code.py", "def f():\n    return 2\n")
+    rel = program(ws / "sub", "open('out.txt', 'w').write('made\\n')\n")
+    result = run_python(ws / "sub", rel)
+    assert result.exit_code == 0, result.stderr_tail
+    (ws / "notes.py").write_text("# the user's notes\n# saved while the run went on\n")  # the editor
+    snaps.end_run(run_id)
+    undone = snaps.undo(run_id)
+    assert (ws / "notes.py").read_text() == "# the user's notes\n# saved while the run went on\n"
+    assert (ws / "code.py").read_text() == "def f():\n    return 1\n"
+    if staged():  # apply-back journaled sub/out.txt: the undo takes it out
+        assert not (ws / "sub" / "out.txt").exists() and "sub/out.txt" in undone.deleted
+    assert "notes.py" not in undone.restored
+    assert "notes.py" not in (snaps.runs()[0].changed or [])
+
+
+def test_a_run_whose_program_wrote_the_workspace_itself_is_undone_whole(ws: Path) -> None:
+    """Without staging (macOS, Windows) a program writes the workspace itself: no journal names all
+    the run changed, and undo takes back the whole difference, as before the journals."""
+    snaps = RunSnapshots(ws)
+    run_id = snaps.begin_run("run a program")
+    (ws / "written.txt").write_text("by the program\n")
+    journal_applied(ws, [], complete=False)
+    snaps.end_run(run_id)
+    snaps.undo(run_id)
+    assert not (ws / "written.txt").exists()
+
+
+def test_apply_back_journals_into_the_run_in_progress_only(ws: Path, tmp_path: Path) -> None:
+    snaps = RunSnapshots(ws)
+    run_id = snaps.begin_run("run")
+    journal_applied(ws / "sub", ["a.txt", "b/c.txt"])
+    elsewhere = tmp_path / "other"
+    elsewhere.mkdir()
+    journal_applied(elsewhere, ["x.txt"])  # no run there: nothing journaled, nothing made
+    assert not (elsewhere / ".localcrew").exists()
+    log = ws / ".localcrew" / "snapshots" / "runs" / run_id / "applied.log"
+    assert [json.loads(line) for line in log.read_text().splitlines()] == ["sub/a.txt", "sub/b/c.txt"]
+    snaps.end_run(run_id)
+    journal_applied(ws, ["late.txt"])  # the run has ended: not its write
+    assert "late.txt" not in log.read_text()
