@@ -218,3 +218,27 @@ def test_an_undo_killed_half_way_is_cleaned_up_and_finished_by_the_next(ws: Path
     assert user_entries(ws) == before  # no temp file, both files back
     RunSnapshots(ws).redo()
     assert user_entries(ws) == after  # Redo returns to the tree from before the killed undo
+
+
+def test_the_undo_after_a_killed_one_reports_what_is_true(ws: Path) -> None:
+    """The killed undo had deleted the files the run made: the next one said they "could not be
+    restored" although the tree was right. It names them as deleted now, and nothing as failed."""
+    (ws / "bin.dat").write_bytes(b"\x00\xff old")
+    snaps = RunSnapshots(ws)
+    before = user_entries(ws)
+    run_id = snaps.begin_run("changes and makes files")
+    files = WorkspaceFiles(ws, before_write=snaps.record_write)
+    files.write_text("a.py", "a = 2\n")
+    for n in range(3):
+        files.write_text(f"new{n}.py", "n\n")
+    snaps.record_write(ws / "bin.dat")
+    (ws / "bin.dat").write_bytes(b"\x00\xff new")  # not text: no merge can take it
+    snaps.end_run(run_id)
+
+    killed = subprocess.run([sys.executable, "-c", KILLED_UNDO, str(ws)], cwd=REPO, timeout=60)
+    assert killed.returncode == -9
+    result = RunSnapshots(ws).undo()
+    assert user_entries(ws) == before
+    assert result.not_restored == [] and "could not" not in result.summary()
+    assert {"new0.py", "new1.py", "new2.py"} <= set(result.deleted)
+    assert {"a.py", "bin.dat"} <= set(result.restored)

@@ -334,6 +334,9 @@ class RunSnapshots:
             result = self._restore(aim.tree, current, info, backup, "undo")
             result.not_restored.extend(aim.kept)
             result = dataclasses.replace(result, merged=aim.merged)
+            if resumed:  # what the killed undo had done counts: the report says the tree is back
+                earlier = _Tree.from_json(json.loads(backup.read_text("utf-8")))
+                result = _with_killed_part(result, earlier, current)
             meta_path = run_dir / "meta.json"
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             meta["undone"] = time.time()
@@ -854,6 +857,20 @@ def _plan(info: RunInfo, planned: _Aim, current: _Tree) -> UndoPlan:
     return UndoPlan(info.id, info.label, restore, delete, list(planned.kept), planned.whole, planned.merged)
 
 
+def _with_killed_part(result: UndoResult, earlier: _Tree, current: _Tree) -> UndoResult:
+    """`result` with what an undo killed half-way had already done (from the tree just before it,
+    `earlier`, to `current`) named too: deleted, or put back."""
+    deleted, restored = list(result.deleted), list(result.restored)
+    paths: set[str] = set()
+    for tree in (earlier, current):
+        paths |= set(tree.files) | set(tree.links) | set(tree.skipped)
+    for rel in sorted(paths):
+        if rel in deleted or rel in restored or _entry(earlier, rel) == _entry(current, rel):
+            continue
+        (restored if _entry(current, rel)[0] != "absent" else deleted).append(rel)
+    return dataclasses.replace(result, deleted=deleted, restored=restored)
+
+
 def _is_run_id(run_id: str) -> bool:
     # A run id names a folder of the store: nothing that could climb out of it.
     return bool(run_id) and "/" not in run_id and "\\" not in run_id and run_id not in (".", "..")
@@ -873,6 +890,8 @@ def _only_run_changes(
     for rel in sorted(paths):
         if _entry(before, rel) == _entry(after, rel):
             continue  # the run did not change it
+        if _entry(current, rel) == _entry(before, rel):
+            continue  # already as before the run (an undo killed half-way put it back): nothing kept
         if _entry(after, rel) != _entry(current, rel):
             both = rel in before.files and rel in after.files and rel in current.files
             merged = (
