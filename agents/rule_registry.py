@@ -118,6 +118,10 @@ RULES: tuple[Rule, ...] = (
        "tests/test_project_imports.py", "tests/test_project_imports.py", _ST + "project_imports"),
     _R("project_calls", _S, "every call of a project function still fits its parameters after the run",
        "bench/results/project-calls-static-2026-11-27", "tests/test_project_calls.py", _ST + "project_calls"),
+    _R("files_parse", _S, "a Python file written must parse: Markdown in a .py is sent back",
+       "tests/test_files_parse.py", "tests/test_files_parse.py", _ST + "files_parse"),
+    _R("self_imports", _S, "a module that imports itself is sent back",
+       "tests/test_self_imports.py", "tests/test_self_imports.py", _ST + "self_imports"),
     # ---- checks ----
     _R("tests_before_run", _C, "the project's tests run once before the run: failures that were there "
        "before and the request is not about do not keep the run going",

@@ -31,6 +31,7 @@ from agents.request_checks import (
     undefined_calls as _undefined_calls,
 )
 from agents.request_facts import RequestFacts, is_test_file
+from agents.round_damage import parse_problems, self_import_problems
 from agents.rule_registry import RuleSwitches, Stage
 
 
@@ -109,8 +110,20 @@ def echoed_answer(scan: StaticScan) -> list[str]:
     pass again and approve a run that did nothing."""
     if not scan.echoed:
         return []
-    left = ", ".join(scan.echoed)
-    return [f"Your answer left {left} exactly as it was; make the change the request asks."]
+    # "Exactly as it was" only of the same bytes: the code compares by syntax tree, and a round
+    # said to leave report.py "exactly as it was" had dropped the user's comment.
+    before = scan.originals  # None: not known here, so no difference to tell
+    same = [rel for rel in scan.echoed if before.get(rel) in (None, scan.sources.get(rel, before.get(rel)))]
+    told = []
+    if same:
+        left = ", ".join(same)
+        told.append(f"Your answer left {left} exactly as it was; make the change the request asks.")
+    if other := [rel for rel in scan.echoed if rel not in same]:
+        told.append(
+            f"Your answer left the code of {', '.join(other)} as it was, changing only comments or layout;"
+            " keep those as they were, and make the change the request asks."
+        )
+    return told
 
 
 def named_files_written(scan: StaticScan) -> list[str]:
@@ -145,6 +158,19 @@ def _sources_before(scan: StaticScan) -> dict[str, str]:
             else:
                 before[rel] = text
     return before
+
+
+def files_parse(scan: StaticScan) -> list[str]:
+    """Each Python file written that no longer parses (the 0.5B wrote the README's Markdown into a
+    new database.py, and pytest, which never imported it, passed)."""
+    written = {rel: scan.sources[rel] for rel in scan.written if rel in scan.sources}
+    return parse_problems(_sources_before(scan), written)
+
+
+def self_imports(scan: StaticScan) -> list[str]:
+    """A module written that imports itself (the 0.5B's report.py, asked to be called from main.py)."""
+    written = {rel: scan.sources[rel] for rel in scan.written if rel in scan.sources}
+    return self_import_problems(_sources_before(scan), written)
 
 
 def project_imports(scan: StaticScan) -> list[str]:
