@@ -37,6 +37,7 @@ from agents.events import (
     preview,
 )
 from agents.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
+from agents.module_starts import with_import_checks
 from agents.project_texts import ProjectTexts
 from agents.request_facts import is_test_file
 from agents.roles import PLAN_SCHEMA, Role, expected_files, parse_plan, planner_task, roles_for
@@ -213,8 +214,7 @@ class CrewRunner:
             state.feedback = workspace_relative(told, context.root)
         kept = None
         if not state.passed and self.rules.on("keep_best"):
-            as_it_was = state.tests_before is not None
-            kept = keep_best(context, state.versions, self.bus, as_it_was=as_it_was)
+            kept = keep_best(context, state.versions, self.bus, as_it_was=state.tests_before is not None)
             state.check_lines = kept.check_lines if kept else state.check_lines
         if self.rules.on("put_back_unasked"):
             checks, tests = (state.modules, state.written_checks), state.user_tests
@@ -297,15 +297,12 @@ class CrewRunner:
         context = state.context
         this_round = list(dict.fromkeys(context.written[written_before:]))
         results, state.outcome = self.checks.judge(state, self.settler, this_round)
-        state.results = results
+        results = state.results = with_import_checks(context, results, state.outcome)
         state.passed = bool(results) and all(r.passed for r in results) and not state.problems
         state.check_lines = [r.summary() for r in results] or ["no check ran: no Python file was written"]
         state.failures = state.outcome.failures if state.outcome else []
-        self.bus.emit(
-            ReviewVerdict(
-                round=state.round_number, approved=state.passed, fixes=state.problems + state.failures
-            )
-        )
+        fixes = state.problems + state.failures
+        self.bus.emit(ReviewVerdict(round=state.round_number, approved=state.passed, fixes=fixes))
         state.versions.append(version_of(context, state.round_number, results, state.outcome, state.problems))
         return this_round
 

@@ -9,8 +9,11 @@ from dataclasses import dataclass
 from agents.crew_tools import Check, ToolContext, WriteFileTool
 from agents.edit_guard import definitions
 from agents.events import EventBus, FileChanged, Notice
+from agents.module_starts import import_failures
+from agents.round_damage import damage, sources_before
 from agents.tests_before import REGRESSED
 from agents.written_checks import CheckOutcome
+from tools.workspace_files import python_sources
 
 
 @dataclass
@@ -24,6 +27,9 @@ class Version:
     contents: dict[str, str]
     check_lines: list[str]
     outputs: tuple[str, ...] = ()  # the failed checks with what the code gave: equal, the tries agree
+    # What the round left broken that the project had whole (agents/round_damage.py, and the
+    # sandbox's import check): such a round ranks below the project as it was.
+    damage: tuple[str, ...] = ()
 
 
 def same_code(a: dict[str, str], b: dict[str, str]) -> bool:
@@ -81,7 +87,15 @@ def version_of(
         outcome.passed if outcome else 0,
         asked,
     )
-    return Version(round_number, score, contents, [r.summary() for r in results], tuple(sorted(failures)))
+    lines = [r.summary() for r in results]
+    return Version(round_number, score, contents, lines, tuple(sorted(failures)), damage_of(context, results))
+
+
+def damage_of(context: ToolContext, results: list[Check]) -> tuple[str, ...]:
+    """What the project as the round leaves it has broken that it had whole before the run."""
+    after = python_sources(context.files)
+    found = damage(sources_before(after, context.originals), after) + import_failures(results)
+    return tuple(dict.fromkeys(found))
 
 
 def regressed(version: Version) -> bool:
@@ -127,6 +141,28 @@ class Kept:
     round: int
     check_lines: list[str]
     as_before: bool = False  # every file the run touched is back as it was before the run
+    worse: tuple[str, ...] = ()  # the rounds not kept for what they broke, each with its first break
+
+
+def worse_rounds(versions: list[Version]) -> tuple[str, ...]:
+    """Each round that left something broken the project had whole, and what, for the user."""
+    seen: dict[int, str] = {}
+    for v in versions:
+        if v.damage and v.round not in seen:
+            said = list(dict.fromkeys(plainly(line) for line in v.damage))
+            more = f", and {len(said) - 4} more" if len(said) > 4 else ""
+            seen[v.round] = f"round {v.round}: {', '.join(said[:4])}{more}"
+    return tuple(seen.values())
+
+
+def plainly(problem: str) -> str:
+    """A problem as the user reads it: what broke, without the advice to the coder."""
+    if " is not valid Python (" in problem:
+        return problem.partition(" (")[0]
+    head, _, rest = problem.partition(": ")
+    if head.endswith((" does not import", " does not start")):
+        return f"{head} ({rest.split(':')[0]})"
+    return head.rstrip(".")
 
 
 def keep_best(
@@ -135,22 +171,27 @@ def keep_best(
     """No round passed: leave the files as the round that passed most checks wrote them (the
     earliest of equals), not as the last try left them, with every file the rounds touched and
     that round did not write as it was before the run. `as_it_was`: the project's tests ran before
-    the run, and a round that broke one of them cannot win: when every round did, the project as
-    it was stays. None: the files stay as the last round left them."""
-    candidates = [v for v in versions if not (as_it_was and regressed(v))]
+    the run, and a round that broke one of them cannot win; nor can a round that left a problem the
+    project did not have (rule worse_never_kept): when every round did, the project as it was
+    stays. None: the files stay as the last round left them."""
+    whole = context.rules.on("worse_never_kept")
+    worse = worse_rounds(versions) if whole else ()
+    candidates = [v for v in versions if not (as_it_was and regressed(v)) and not (whole and v.damage)]
     kept = best(candidates)
     if kept is None:
         if not versions:
             return None
         restore(context, set(context.written), bus)
+        why = "each left the project worse" if worse else "each broke a test that passed before the run"
         bus.emit(
             Notice(
                 level="warning",
-                message="No try beat the project as it was: each broke a test that passed before the"
-                " run. The files are as they were before it; the best try's diff is above.",
+                message=f"No try beat the project as it was: {why}. The files are as they were before"
+                " it; the best try's diff is above.",
             )
         )
-        return Kept(0, ["the project as it was: every try broke a test that passed before"], True)
+        line = "every try left it worse" if worse else "every try broke a test that passed before"
+        return Kept(0, [f"the project as it was: {line}"], True, worse)
     if kept is versions[-1] and set(kept.contents) == set(context.written):
         return None
     context.agent = "crew"
@@ -171,7 +212,7 @@ def keep_best(
             )
         )
     as_before = all(_text_of(context, rel) == context.originals.get(rel) for rel in context.written)
-    return Kept(kept.round, kept.check_lines, as_before)
+    return Kept(kept.round, kept.check_lines, as_before, worse)
 
 
 def _text_of(context: ToolContext, rel: str) -> str | None:
@@ -201,14 +242,18 @@ def ending_message(passed: bool, round_number: int, versions: list[Version], kep
     if passed:
         return f"Approved after {round_number} round(s); checks passed."
     message = f"Rounds used up ({round_number}) without passing checks; see the last run output."
+    worse = f" Not kept, for what it broke: {'; '.join(kept.worse)}." if kept and kept.worse else ""
+    if kept is not None and kept.round == 0 and kept.worse:
+        return message + " Nothing was changed: every try left the project worse than it was." + worse
     if kept is not None and kept.round == 0:
         return message + " Nothing was changed: every try broke a test that passed before the run."
     if kept is not None and kept.round != round_number and kept.as_before:
         message += f" Nothing was changed: round {kept.round}, the best try, left the files as they were."
     elif kept is not None and kept.round != round_number:
         message += f" The files are as round {kept.round} left them."
-    kept = best(versions)
-    if kept and kept.score[:2] == (0, 0) and kept.score[2] > 0:
+    message += worse
+    shown = best([v for v in versions if not v.damage])
+    if shown and shown.score[:2] == (0, 0) and shown.score[2] > 0:
         # It runs and crashes nowhere; only expected values differ, and on small models the
         # reviewer is wrong more often than the code (bench.reviewer). Say so plainly.
         message += (

@@ -135,6 +135,9 @@ RULES: tuple[Rule, ...] = (
     _R("checks_beside_tests", _C, "in a project with tests, the asked behaviour is checked too (off: not "
        "yet measured on dev; the project's tests alone approved a follow-up that never changed median())",
        "tests/test_checks_beside_tests.py", "tests/test_checks_beside_tests.py", default=False),
+    _R("modules_import", _C, "each Python file changed, and each module importing one, still imports in the "
+       "sandbox, and each entry point still starts: pytest imports only what the tests do",
+       "tests/test_modules_import.py", "tests/test_modules_import.py"),
     # ---- settle failed checks ----
     _R("plain_calls", _T, "a check wanting a value the request never promises runs as a plain call",
        "tests/test_mutator_checks.py", "tests/test_plain_calls.py"),
@@ -162,6 +165,9 @@ RULES: tuple[Rule, ...] = (
        "tests/test_crew_logic.py", "tests/test_asked_tests_stop.py"),
     _R("keep_best", _O, "the best of {the project as it was, each round} is what stays on disk",
        "tests/test_keep_best.py", "tests/test_keep_best.py"),
+    _R("worse_never_kept", _O, "a round that leaves a problem the project did not have (a file that does "
+       "not parse or import, an unbound name, an entry point that no longer starts) ranks below the "
+       "project as it was", "tests/test_worse_never_kept.py", "tests/test_worse_never_kept.py"),
     _R("checked_approval", _O, "a run is approved only on a check of its change: the project's tests "
        "passing as they did before the run are none", "bench/results/checked-approval-2026-11-27",
        "tests/test_checked_approval.py"),
