@@ -66,11 +66,31 @@ def _only_a_path(code: list[str]) -> bool:
 
 def _path_before(text: str) -> str | None:
     """The file path on the last non-empty line before a fence (`mathx.py`, `**File: a/b.py**`)."""
+    found = _paths_before(text)
+    return found[-1] if found else None
+
+
+def _paths_before(text: str) -> list[str]:
+    """The distinct file paths on the last non-empty line before a fence."""
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
-        return None
-    found = _PATH.findall(lines[-1].replace("`", " ").replace("*", " "))
-    return found[-1] if found else None
+        return []
+    return list(dict.fromkeys(_PATH.findall(lines[-1].replace("`", " ").replace("*", " "))))
+
+
+def refusals(reply: str) -> list[str]:
+    """Why blocks were not written (rule one_file_per_block): the line before each names several
+    files. Written to the last one named, a right total() meant for ledger.py went into models.py
+    and made a circular import, and a rename meant for three modules went whole into main.py."""
+    told = []
+    for before, language, block in _blocks(reply):
+        named = _paths_before(before)
+        if len(named) > 1 and language not in _NOT_FILES and block.strip():
+            told.append(
+                f"The code block after the line naming {' and '.join(named)} was not written: a block is"
+                " one file; put each file's path alone on the line before its own block."
+            )
+    return told
 
 
 def _path_inside(code: str) -> str | None:
@@ -86,6 +106,7 @@ def file_blocks(
     fallback: str | None = None,
     shown: Mapping[str, str] | None = None,
     owners: bool = False,
+    one_file: bool = True,
 ) -> list[FileBlock]:
     """The files a reply writes, last version of each. A block without a path belongs to the one
     expected file when there is exactly one (else to `fallback`: the file a follow-up is about);
@@ -93,10 +114,11 @@ def file_blocks(
     `shown`: the files as the coder was shown them; a later block that changes nothing of one does
     not replace an earlier block that changed it (the 0.5B wrote todo.py three times: as it was,
     with the asked-for method, then part of it as it was). `owners`: a block without a path, among
-    several expected files, goes to the one shown file that defines what it defines."""
+    several expected files, goes to the one shown file that defines what it defines. `one_file`: a
+    block whose header line names several files is written to none (`refusals` says why)."""
     found: dict[str, str] = {}
     for before, language, block in _blocks(reply):
-        if language in _NOT_FILES or not block.strip():
+        if language in _NOT_FILES or not block.strip() or (one_file and len(_paths_before(before)) > 1):
             continue
         for number, code in enumerate(_split_at_headers(block, expected)):
             named = (_path_before(before) if number == 0 else None) or _path_inside(code)

@@ -82,6 +82,8 @@ RULES: tuple[Rule, ...] = (
     _R("nameless_block_owner", _A, "a block without a file name, among several files, goes to the one "
        "shown file that defines what it defines", "bench/results/ide-use-rename-2026-11-28",
        "tests/test_nameless_block_owner.py"),
+    _R("one_file_per_block", _A, "a block under a line naming several files is written to none, and the "
+       "coder told why", "tests/test_one_file_per_block.py", "tests/test_one_file_per_block.py"),
     # ---- write ----
     _R("data_files_kept", _W, "a data file the request does not ask to change is never rewritten",
        "tests/test_edit_guard.py", "tests/test_data_files_kept.py", _WR + "data_files_kept"),
