@@ -16,7 +16,7 @@ from agents.round_versions import code_of
 from agents.rule_registry import RuleSwitches
 from agents.run_state import RunState
 from agents.static_rules import StaticScan, files_broken, static_problems
-from models.engine import GenerationSettings
+from models.chat_engine import GenerationSettings
 from tools.workspace_files import WorkspaceFiles, python_sources
 
 # (role, round, task, expected, enough, plain) -> the reply
@@ -72,7 +72,7 @@ class CoderTurn:
                 state.context_text if on("retrieved_context") else "",
                 fix=not fresh and not focus,
                 rules=focus_rules(focus) if focus else FORMAT_RULES,
-                docs=state.request_docs,
+                docs="\n\n".join(filter(None, [state.request_docs, self.evidence_before(state)])),
             )
         )
         reply = self.ask(
@@ -91,6 +91,19 @@ class CoderTurn:
         expected = [f.path for f in focus] or state.allowed_files
         self._shape = (expected, state.earlier[0] if nameless else None, shown_files)
         return self.apply(state, reply)
+
+    def evidence_before(self, state: RunState) -> str:
+        """Round 1 of a request about failing tests is shown how they fail (rule failure_evidence):
+        the user's "this test fails, fix it" named the test, not what it says; the 1.5B, given the
+        test's output, wrote a passing fix in 3 of 5 samples, and without it changed nothing."""
+        before = state.tests_before
+        if state.round_number != 1 or before is None or not before.evidence:
+            return ""
+        if not self.rules.on("failure_evidence"):
+            return ""
+        return "How the failing test fails now (the project's tests, run before this request):\n" + (
+            before.evidence
+        )
 
     def apply(self, state: RunState, reply: str) -> list[str]:
         """Writes a reply to the last prompt (one of its candidates) and returns its problems."""

@@ -207,7 +207,7 @@ class CrewRunner:
             self._stop_if_asked()  # a Stop during the checks must not end as a finished run
             if not another:
                 break
-            told = feedback(state.problems, state.results, state.outcome, state.failures)
+            told = feedback(state.problems, state.results, state.outcome, state.failures, self.rules)
             if self.rules.on("api_docs_lookup"):
                 docs = docs_for(context, state.results, state.versions[-1].contents)
                 told += f"\n{docs}" if docs else ""

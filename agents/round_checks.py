@@ -4,16 +4,18 @@ examples or the reviewer's asserts, and the settling of the reviewer's own faile
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from agents.check_settling import CheckSettler
-from agents.crew_tools import Check, run_check, run_tests, run_written_checks
+from agents.crew_tools import Check, run_check, run_tests, run_written_checks, workspace_relative
 from agents.events import EventBus, Notice
+from agents.failure_evidence import evidence
 from agents.project_texts import ProjectTexts
 from agents.request_facts import is_test_file
 from agents.roles import checks_task
 from agents.rule_registry import RuleSwitches
 from agents.run_state import RunState
-from agents.tests_before import TestResults, already_failing_notice
+from agents.tests_before import TestResults, already_failing_notice, judged_tests
 from agents.written_checks import (
     CheckOutcome,
     enough_checks,
@@ -92,6 +94,10 @@ class RoundChecks:
         state.context.agent = "checks"
         before = run_tests(state.context, None).result
         state.tests_before = TestResults.parse(before.stdout_tail, before.duration_s)
+        judge = judged_tests(state.tests_before, state.facts)
+        if state.tests_before is not None and judge and self.rules.on("failure_evidence"):
+            shown = evidence(workspace_relative(before.stdout_tail, state.context.root), judge, only=True)
+            state.tests_before = replace(state.tests_before, evidence=shown)
         if state.tests_before is None and before.limit_hit not in (None, "stop"):
             self.bus.emit(
                 Notice(

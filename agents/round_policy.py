@@ -7,6 +7,8 @@ import re
 from dataclasses import replace
 
 from agents.crew_tools import Check, ToolContext, describe_run
+from agents.events import EventBus, Notice
+from agents.failure_evidence import evidence
 from agents.request_facts import is_test_file
 from agents.roles import Role
 from agents.round_versions import files_now, same_code
@@ -14,7 +16,7 @@ from agents.rule_registry import RuleSwitches
 from agents.run_noise import without_run_noise
 from agents.run_state import RunState
 from agents.written_checks import CheckOutcome
-from models.engine import GenerationSettings
+from models.chat_engine import GenerationSettings
 
 RETRY_TEMPERATURE = 0.7
 
@@ -53,11 +55,16 @@ def repeats(context: ToolContext, state: RunState) -> bool:
 
 
 def feedback(
-    problems: list[str], results: list[Check], outcome: CheckOutcome | None, failures: list[str]
+    problems: list[str],
+    results: list[Check],
+    outcome: CheckOutcome | None,
+    failures: list[str],
+    rules: RuleSwitches | None = None,
 ) -> str:
     """What the next try is told: the problems, the runs that failed, each failed check once."""
     runs = results[:-1] if outcome else results  # the written checks' run is the last one
-    failed_runs = [describe_run(r)[:800] for r in runs if not r.passed]
+    shown = evidence_of if rules is not None and rules.on("failure_evidence") else described
+    failed_runs = [shown(r) for r in runs if not r.passed]
     if outcome and not failures and not outcome.ok:  # the check program itself crashed
         failed_runs.append(describe_run(results[-1])[:800])
     told = "\n".join(
@@ -66,6 +73,17 @@ def feedback(
         + ([f"Failed checks:\n{chr(10).join(failures)}"] if failures else [])
     )
     return without_run_noise(told) or "The checks did not pass."
+
+
+def described(check: Check) -> str:
+    return describe_run(check)[:800]
+
+
+def evidence_of(check: Check) -> str:
+    """A failed test run as its failures (agents/failure_evidence): the output's last 800
+    characters were often only `-rA`'s list of passing tests, the failure itself cut off."""
+    shown = evidence(check.result.stdout_tail)
+    return f"{check.summary()}\n{shown}" if shown else described(check)
 
 
 def changed_files(context: ToolContext) -> list[str]:
@@ -131,6 +149,21 @@ def candidate_settings(
     sampled = state.round_number - 1 - state.plain_tried  # 1 for the first sampled retry
     base = coder.generation.seed - sampled - 1  # coder_for's seed, less its offset
     return [replace(coder.generation, seed=base + (sampled - 1) * n + i + 2) for i in range(n)]
+
+
+def round_candidates(
+    engine: object, asked: int, coder: Role, state: RunState, rules: RuleSwitches, bus: EventBus, plain: bool
+) -> list[GenerationSettings] | None:
+    """A sampled retry decodes several candidates together (the engine's batch), tried in turn;
+    the sequential retries left are then done that many at a time (state.rounds recounted)."""
+    n = candidate_count(engine, asked)
+    gens = candidate_settings(coder, state, rules, n, plain=plain)
+    if gens and not state.batched:
+        state.batched = True
+        state.rounds = rounds_with_candidates(state, n)
+    if gens:
+        bus.emit(Notice(level="info", message=f"Decoding {n} candidates together; trying each in turn."))
+    return gens
 
 
 def rounds_with_candidates(state: RunState, n: int) -> int:

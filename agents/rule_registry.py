@@ -74,6 +74,9 @@ RULES: tuple[Rule, ...] = (
        "tests/test_broken_files_shown.py"),
     _R("focused_retry", _P, "after an unchanged answer, only the functions at issue are shown",
        "bench/results/crew-1.5b-class-checks-2026-11-26", "tests/test_focused_retry.py"),
+    _R("failure_evidence", _P, "a failing test is shown as its assertion, the value got and the one "
+       "expected, and the project's own frames; round 1 of a request about failing tests sees them fail",
+       "tests/test_failure_evidence.py", "tests/test_failure_evidence.py"),
     # ---- parse reply ----
     _R("path_lines_dropped", _A, "`# calc.py` lines the coder adds are not written into the file",
        "tests/test_path_lines_dropped.py", "tests/test_path_lines_dropped.py"),

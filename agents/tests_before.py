@@ -26,6 +26,8 @@ class TestResults:
     passed: frozenset[str]
     failed: frozenset[str]  # failed, or errored (collection errors are named by file)
     seconds: float = 0.0  # how long the run took (0: not known)
+    # How the tests the request is about failed, as the coder is shown it (rule failure_evidence).
+    evidence: str = ""
 
     @classmethod
     def parse(cls, stdout: str, seconds: float = 0.0) -> TestResults | None:
@@ -45,16 +47,24 @@ def test_file(test_id: str) -> str:
     return test_id.split("::", 1)[0]
 
 
+def named_tests(text: str) -> list[str]:
+    """The test functions a request names (`test_total`), not the test files (`test_calc.py`)."""
+    return re.findall(r"\btest_\w+\b(?![.\w])", text)
+
+
 def about(test_id: str, facts: RequestFacts) -> bool:
     """The request is about this test: it names the test's file or the test; it names a function
     the test is named after (`cheapest()` and test_cheapest_of_nothing_is_none); or it speaks of
-    the tests and names the module they test, or no file ("make the failing tests pass"). Naming
+    the tests and names the module they test, or no file ("make the failing tests pass"); a request
+    naming tests by name is about those alone. Naming
     the module alone is not enough: "add remove() to inventory.py" is not about a failing test of
     cheapest() there (tried in the IDE: every round was spent on that test)."""
     path = test_file(test_id)
     name = test_id.rsplit("::", 1)[-1].split("[", 1)[0]
     if facts.names_file(path) or (name != path and re.search(rf"\b{re.escape(name)}\b", facts.text)):
         return True
+    if named_tests(facts.text):  # "the test test_total fails": that one, not every failing test
+        return False
     words = set(name.lower().removeprefix("test_").split("_"))
     if any(call.lower() in words or f"_{call.lower()}_" in f"_{name.lower()}_" for call in facts.calls):
         return True
@@ -105,6 +115,12 @@ def verdict(before: TestResults, now: TestResults, facts: RequestFacts) -> TestV
         excused=[t for t in old if not about(t, facts)],
         added=[t for t in new if not passed_before(t, before)],
     )
+
+
+def judged_tests(before: TestResults | None, facts: RequestFacts) -> list[str]:
+    """The tests that failed before the run and that the request is about: the judge of its
+    tries (a try passes when they pass and nothing else breaks)."""
+    return sorted(t for t in before.failed if about(t, facts)) if before is not None else []
 
 
 def already_failing_notice(before: TestResults, facts: RequestFacts) -> str:
