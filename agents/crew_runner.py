@@ -45,18 +45,17 @@ from agents.round_checks import RoundChecks
 from agents.round_policy import (
     RETRY_TEMPERATURE,
     asked_tests_fail,
-    candidate_count,
-    candidate_settings,
     changed_files,
     coder_for,
     feedback,
     plain_round,
     repeats,
-    rounds_with_candidates,
+    round_candidates,
 )
 from agents.round_versions import ending_message, files_now, keep_best, restore_round, same_code, version_of
 from agents.rule_registry import RuleSwitches
 from agents.run_state import RunState
+from agents.test_search import judge_of, judged_round
 from agents.work_files import work_files
 from agents.written_checks import modules_of
 from models.chat_engine import ChatEngine
@@ -240,6 +239,8 @@ class CrewRunner:
             # Never before the first try: planning first cost real coders time and accuracy.
             state.plan = self._plan(state)
             state.allowed_files = expected_files(state.facts.text, state.plan) or state.allowed_files
+        if judge_of(state, self.rules):  # the project's failing tests judge: a search (agents/test_search)
+            return judged_round(self, state)
         written_before = len(context.written)
         fresh = state.round_number > 1 and self.settings.retry == "fresh"
         plain = plain_round(state, self.rules)
@@ -249,7 +250,10 @@ class CrewRunner:
         coder = coder_for(
             self.roles.coder, state, self.rules, plain=plain, temperature=self.settings.retry_temperature
         )
-        gens = self._candidates(state, coder, plain)
+        gens = round_candidates(
+            self.engine, self.settings.candidates, coder, state, self.rules, self.bus, plain
+        )
+        self._rounds = state.rounds
         start = files_now(context)  # each candidate starts from the files as this round found them
         state.problems = self.coder_turn.run(
             state, coder, fresh=fresh, plain=plain, failures=state.failures, candidates=gens
@@ -277,19 +281,6 @@ class CrewRunner:
     def _stop_if_asked(self) -> None:
         if self.cancel.is_set():
             raise RunCancelledError("stopped by the user")
-
-    def _candidates(self, state: RunState, coder: Role, plain: bool) -> list[GenerationSettings] | None:
-        """A sampled retry decodes several candidates together (the engine's batch), tried in
-        turn; the sequential retries left are then done that many at a time."""
-        n = candidate_count(self.engine, self.settings.candidates)
-        gens = candidate_settings(coder, state, self.rules, n, plain=plain)
-        if gens and not state.batched:
-            state.batched = True
-            state.rounds = self._rounds = rounds_with_candidates(state, n)
-        if gens:
-            said = f"Decoding {n} candidates together; trying each in turn."
-            self.bus.emit(Notice(level="info", message=said))
-        return gens
 
     def _judge(self, state: RunState, written_before: int) -> list[str]:
         """The checks of what the coder just wrote, the verdict, and the version it leaves."""
