@@ -1,8 +1,13 @@
 """Which model the app uses when the user names none: the best coder present that fits this machine.
 
-On a GPU the largest installed coder whose every layer fits in free VRAM wins (a 7B beats a 1.5B);
-on the CPU the 0.5B coder, the size that still answers at reading speed on a few cores. The bundled
-SmolLM2-135M is the fallback when no coder is installed: it runs anywhere but cannot really code.
+On a GPU the largest installed coder whose every layer fits in free VRAM wins (a 7B beats a 1.5B).
+On the CPU, the largest installed coder that fits free memory with its context and decodes at least
+about 6 tokens/s here, by the measured decode speed (models.speed_probe, models.cpu_coder): on a
+2-core machine that is the 1.5B (about 18 tokens/s), which solves about three times the requests
+the 0.5B does in about the same seconds per solved request. With one coder installed it is used
+without measuring. The bundled SmolLM2-135M is the fallback when no coder is installed: it runs
+anywhere but cannot really code. A model the user names (--model, the saved settings) always wins;
+this is only asked when none is named.
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from models.catalog import BUNDLED_ID, bundled_model_path, catalog_entry
+from models.cpu_coder import PLAN_N_CTX, choose_cpu_coder
 from models.model_cache import cached_model_path
+from models.speed_probe import SpeedProbe
 from models.vram_probe import GpuState
 
 # Best first. The 3B is left out on purpose: its licence is research-only, so it is never picked
@@ -23,8 +30,6 @@ GPU_PREFERENCE = (
     "qwen2.5-coder-1.5b-q4_k_m",
     "qwen2.5-coder-0.5b-q4_k_m",
 )
-CPU_PREFERENCE = ("qwen2.5-coder-0.5b-q4_k_m", "qwen2.5-coder-1.5b-q4_k_m")
-PLAN_N_CTX = 8192  # the context a coder turn needs in practice, so "fits" means fits in use
 
 
 @dataclass(frozen=True)
@@ -58,10 +63,26 @@ def _fits_on_gpu(path: Path, gpus: GpuState) -> bool:
     return plan.n_gpu_layers == plan.max_layers
 
 
+def _probe_or_none() -> SpeedProbe | None:
+    from models.speed_probe import speed_probe_or_none
+
+    return speed_probe_or_none()
+
+
+def _ram_available() -> int | None:
+    from models.memory import available_ram_bytes
+
+    return available_ram_bytes()
+
+
 def choose_default_model(
-    gpus: GpuState | None = None, installed: Callable[[str], Path | None] = _installed
+    gpus: GpuState | None = None,
+    installed: Callable[[str], Path | None] = _installed,
+    probe: Callable[[], SpeedProbe | None] = _probe_or_none,
+    ram_available: Callable[[], int | None] = _ram_available,
 ) -> DefaultChoice:
-    """The model to use when none is named, and why, in words the model panel and doctor show."""
+    """The model to use when none is named, and why, in words the model panel and doctor show.
+    `probe` is called only when the CPU has more than one installed coder to choose from."""
     if gpus is None:
         from models.vram_probe import probe_gpus
 
@@ -74,16 +95,29 @@ def choose_default_model(
                 return DefaultChoice(
                     model_id, path, f"{title}: the largest installed coder that fits the GPU whole."
                 )
-    for model_id in CPU_PREFERENCE:
-        if model_id in present:
-            title = catalog_entry(model_id).title  # type: ignore[union-attr]
-            where = "the GPU has no room for a larger one" if gpus.has_gpu else "no GPU, so the CPU runs it"
-            return DefaultChoice(
-                model_id, present[model_id], f"{title}: the installed coder for this machine ({where})."
-            )
+    if present:
+        where = "the GPU has no room for a larger one" if gpus.has_gpu else "no GPU, so the CPU runs it"
+        return _cpu_default(present, where, probe, ram_available)
     return DefaultChoice(
         BUNDLED_ID,
         installed(BUNDLED_ID),
         "SmolLM2-135M (bundled): no coder model is installed. It runs anywhere but cannot really code;"
         " install one with `python app.py download qwen2.5-coder-0.5b-q4_k_m`.",
     )
+
+
+def _cpu_default(
+    present: dict[str, Path],
+    where: str,
+    probe: Callable[[], SpeedProbe | None],
+    ram_available: Callable[[], int | None],
+) -> DefaultChoice:
+    """The largest installed coder fast enough on this CPU (the only one, when one is installed)."""
+    if len(present) == 1:
+        model_id, path = next(iter(present.items()))
+        title = catalog_entry(model_id).title  # type: ignore[union-attr]
+        return DefaultChoice(model_id, path, f"{title}: the installed coder for this machine ({where}).")
+    choice = choose_cpu_coder(probe(), ram_available(), list(present), what="installed coder")
+    model_id = choice.model_id if choice.model_id in present else list(present)[-1]
+    title = catalog_entry(model_id).title  # type: ignore[union-attr]
+    return DefaultChoice(model_id, present[model_id], f"{title} ({where}). {choice.reason}")

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from models.default_model import choose_default_model
 from models.reply_budget import reply_budget
+from models.speed_probe import SpeedProbe
 from models.vram_probe import GpuState
 from tests.fake_nvml import gpu_state
 from tests.gguf_builder import llama_like
@@ -16,11 +17,16 @@ def _installed(files: dict[str, Path]):
     return lambda model_id: files.get(model_id)
 
 
-def test_cpu_only_takes_the_small_coder_even_when_a_larger_one_is_there(bundled_model: Path) -> None:
+def _too_slow() -> SpeedProbe:
+    """A CPU that reads 3 GB/s of weights while decoding: the 1.5B would manage about 3 tokens/s."""
+    return SpeedProbe(3e9, 7.5, SMALL, 400_000_000, None, 1.0, "2026-11-28T00:00:00+00:00")
+
+
+def test_a_cpu_too_slow_for_the_larger_coder_takes_the_small_one(bundled_model: Path) -> None:
     files = {SMALL: bundled_model, LARGE: bundled_model, "smollm2-135m": bundled_model}
-    choice = choose_default_model(NO_GPU, _installed(files))
+    choice = choose_default_model(NO_GPU, _installed(files), _too_slow, lambda: 16 * 2**30)
     assert choice.model_id == SMALL and choice.path == bundled_model
-    assert "no GPU" in choice.reason
+    assert "no GPU" in choice.reason and "under the 6 wanted" in choice.reason
 
 
 def test_a_gpu_with_room_takes_the_largest_installed_coder(bundled_model: Path) -> None:
@@ -33,7 +39,7 @@ def test_a_coder_that_does_not_fit_the_gpu_is_passed_over(tmp_path: Path, bundle
     # 40 blocks of about 100 MiB each (sparse on disk): far more than 1 GiB of free VRAM.
     big = llama_like(tmp_path / "big.gguf", n_layer=40, n_embd=4096, n_ff=4096, ggml_type=1)
     files = {"qwen2.5-coder-7b-q4_k_m": big, SMALL: bundled_model}
-    choice = choose_default_model(gpu_state(free=2**30), _installed(files))
+    choice = choose_default_model(gpu_state(free=2**30), _installed(files), _too_slow, lambda: 16 * 2**30)
     assert choice.model_id == SMALL and "no room" in choice.reason
     roomy = choose_default_model(gpu_state(free=40 * 2**30, total=48 * 2**30), _installed(files))
     assert roomy.model_id == "qwen2.5-coder-7b-q4_k_m"
