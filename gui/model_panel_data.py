@@ -5,15 +5,20 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gui.user_settings import UserSettings
 from models.catalog import CATALOG, ModelNotFoundError, catalog_entry, display_name
-from models.engine import Engine, EngineError, EngineSettings
+from models.chat_engine import EngineError, EngineSettings
+from models.engine import Engine
 from models.memory import available_ram_bytes, process_rss_bytes, total_ram_bytes
 from models.model_host import ModelHost
 from models.model_path import resolve_model
 from models.openai_engine import RemoteLoadReport
 from models.vram_probe import GpuState, probe_gpus
+
+if TYPE_CHECKING:
+    from models.machine_coder import MachineChoice
 
 LOCAL_FILE = "local .gguf file…"
 GiB = 1024**3
@@ -174,11 +179,21 @@ def download_needed(choice: str) -> bool:
     return cached_model_path(entry) is None
 
 
-def best_coder_for_machine() -> tuple[str, str]:
-    """The coder `launch.sh` would fetch here (models.gpu_choice) and the words why: (id, markdown)."""
-    from models.gpu_choice import choose_model_to_fetch, cuda_build_in_place
+def machine_choice() -> MachineChoice:
+    """The coder `launch.sh` would fetch here: on a GPU the largest that fits it whole, else the
+    largest this CPU decodes fast enough by the measured speed (models.machine_coder)."""
+    from models.gpu_choice import cuda_build_in_place
+    from models.machine_coder import choose_coder_for_machine
+    from models.speed_probe import speed_probe_or_none
 
-    choice = choose_model_to_fetch(probe_gpus(), cuda_build_in_place())
+    return choose_coder_for_machine(
+        probe_gpus(), cuda_build_in_place(), speed_probe_or_none, available_ram_bytes()
+    )
+
+
+def best_coder_for_machine(choice: MachineChoice | None = None) -> tuple[str, str]:
+    """The coder for this machine and the words why, as the page shows them: (id, markdown)."""
+    choice = choice or machine_choice()
     entry = catalog_entry(choice.model_id)
     title = entry.title if entry else choice.model_id
     return choice.model_id, f"**Best coder for this machine: {escape(title)}.** {escape(choice.reason)}"

