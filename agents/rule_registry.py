@@ -94,7 +94,8 @@ RULES: tuple[Rule, ...] = (
        "tests/test_definition_merge.py", "tests/test_definitions_kept.py", _WR + "definitions_kept"),
     _R("user_tests_kept", _W, "the user's tests are ground truth: never edited unless the request asks",
        "tests/test_user_tests_kept.py", "tests/test_user_tests_kept.py", _WR + "user_tests_kept"),
-    _R("untouched_text", _W, "a whole-file answer keeps the file's blank lines and docstring",
+    _R("untouched_text", _W, "a whole-file answer keeps the file's blank lines, docstring and the comments "
+       "of the code it did not change",
        "tests/test_untouched_text.py", "tests/test_untouched_text.py", _WR + "untouched_text"),
     _R("example_usage", _W, "example code appended to a module goes under if __name__ == '__main__'",
        "tests/test_example_usage.py", "tests/test_example_usage.py", _WR + "example_usage"),

@@ -23,13 +23,68 @@ ABOUT_LAYOUT = re.compile(
 
 
 ABOUT_DOCSTRINGS = re.compile(r"\bdoc\s?strings?\b", re.IGNORECASE)
+ABOUT_COMMENTS = re.compile(r"\bcomments?\b|\bcommented\b", re.IGNORECASE)
 
 
 def keep_untouched(old: str, new: str, request: str = "") -> str:
-    """`new` with the blank lines, the module docstring and the file's ending of `old` it dropped
-    or changed put back."""
+    """`new` with the comments, blank lines, the module docstring and the file's ending of `old`
+    it dropped or changed outside the code it changed put back."""
+    new = restore_comments(old, new, request)
     kept = restore_blank_lines(old, restore_module_docstring(old, new, request), request)
     return kept if ABOUT_LAYOUT.search(request) else restore_file_end(old, kept)
+
+
+def restore_comments(old: str, new: str, request: str = "") -> str:
+    """`new`, with each top-level statement whose code it left as it was written as `old` wrote it
+    (its comments inside and above it), and `old` whole when no code changed at all. Asked to
+    "make it faster", the 0.5B answered the file less the user's one hand-written comment; the
+    round was kept. A request about comments may change them."""
+    if ABOUT_COMMENTS.search(request) or ABOUT_LAYOUT.search(request):
+        return new
+    old_parts, new_parts = _segments(old), _segments(new)
+    if old_parts is None or new_parts is None:
+        return new
+    if [key for key, _, _ in old_parts[0]] == [key for key, _, _ in new_parts[0]]:
+        return old  # the same code: what differs is comments and layout, which no one asked for
+    unused = {}
+    for key, leading, body in old_parts[0]:
+        unused.setdefault(key, []).append((leading, body))
+    out: list[str] = []
+    for key, leading, body in new_parts[0]:
+        if unused.get(key):
+            old_leading, old_body = unused[key].pop(0)
+            blanks = [line for line in leading if not line.strip()]
+            comments = [line for line in old_leading if line.strip()]
+            comments += [line for line in leading if line.strip() and line not in comments]
+            out += [*blanks, *comments, old_body]
+        else:
+            out += [*leading, body]
+    trailing = new_parts[1]
+    if not any(line.strip() for line in trailing) and any(line.strip() for line in old_parts[1]):
+        trailing = old_parts[1]
+    return "".join(out) + "".join(trailing)
+
+
+_Segments = tuple[list[tuple[str, list[str], str]], list[str]]
+
+
+def _segments(text: str) -> _Segments | None:
+    """(each top-level statement's (code, the lines above it since the last, its own lines), the
+    lines after the last); None when `text` does not parse or puts two statements on one line."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    lines = text.splitlines(keepends=True)
+    parts, end = [], 0
+    for node in tree.body:
+        decorators = getattr(node, "decorator_list", [])
+        start = min([node.lineno, *(d.lineno for d in decorators)])
+        if start <= end or node.end_lineno is None:
+            return None
+        parts.append((ast.dump(node), lines[end : start - 1], "".join(lines[start - 1 : node.end_lineno])))
+        end = node.end_lineno
+    return parts, lines[end:]
 
 
 def restore_file_end(old: str, new: str) -> str:

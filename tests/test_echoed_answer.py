@@ -16,3 +16,11 @@ def test_switched_off_nothing_is_told() -> None:
         scan_with(request, {"stats.py": CODE}, echoed=["stats.py"], without=frozenset({"echoed_answer"}))
         == []
     )
+
+
+def test_exactly_as_it_was_is_said_of_the_same_bytes_only() -> None:
+    same = scan_with("x", {"stats.py": CODE}, originals={"stats.py": CODE}, echoed=["stats.py"])
+    assert any("exactly as it was" in p for p in same)
+    commented = CODE.replace("    return", "    # why\n    return")
+    told = scan_with("x", {"stats.py": commented}, originals={"stats.py": CODE}, echoed=["stats.py"])
+    assert told and not any("exactly as it was" in p for p in told)

@@ -1,9 +1,17 @@
 """Blank lines and the module docstring a whole-file answer drops come back; the rest is the answer's."""
 
+from pathlib import Path
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agents.untouched_text import keep_untouched, restore_blank_lines, restore_module_docstring
+from agents.untouched_text import (
+    keep_untouched,
+    restore_blank_lines,
+    restore_comments,
+    restore_module_docstring,
+)
+from tests.crew_script import crew, files
 
 OLD = "def mean(values):\n    return sum(values) / len(values) + 1\n\n\ndef square(x):\n    return x * x\n"
 
@@ -81,3 +89,33 @@ def test_a_file_keeps_its_own_ending_unless_the_request_is_about_layout() -> Non
     no_end = old.rstrip("\n")
     assert keep_untouched(no_end, old) == no_end  # a file without a final newline stays without
     assert keep_untouched(old, old + "\n\n", "Remove the blank lines at the end") == old + "\n\n"
+
+
+# Issue 58: asked to "make it faster", the 0.5B answered report.py less the user's hand-written
+# comment and nothing else; the round was kept.
+COMMENTED = (
+    "import csv\n\n\n# Amounts are strings in the CSV: float() them here, not in main.py.\n"
+    "def total(rows):\n    # skip the header row\n    return sum(float(r[1]) for r in rows[1:])\n\n\n"
+    "def mean(xs):\n    return sum(xs) / len(xs)  # callers never pass []\n"
+)
+UNCOMMENTED = (
+    "import csv\n\ndef total(rows):\n    return sum(float(r[1]) for r in rows[1:])\n\ndef mean(xs):\n"
+)
+UNCOMMENTED += "    return sum(xs) / len(xs)\n"
+
+
+def test_make_it_faster_answered_without_the_comments_leaves_the_file_as_it_was(tmp_path: Path) -> None:
+    (tmp_path / "report.py").write_text(COMMENTED)
+    (tmp_path / "test_report.py").write_text(
+        "from report import mean\n\n\ndef test_mean():\n    assert mean([2]) == 2.0\n"
+    )
+    crew(tmp_path, "make report.py faster", coder=[files(("report.py", UNCOMMENTED))])
+    assert (tmp_path / "report.py").read_text() == COMMENTED
+
+
+def test_comments_outside_the_changed_function_are_kept() -> None:
+    changed = UNCOMMENTED.replace("return sum(xs) / len(xs)", "return sum(xs) / max(len(xs), 1)")
+    kept = restore_comments(COMMENTED, changed, "Make mean safe for an empty list")
+    assert "# skip the header row" in kept and "# Amounts are strings" in kept
+    assert "max(len(xs), 1)" in kept and "callers never pass" not in kept  # mean() is the answer's
+    assert restore_comments(COMMENTED, changed, "Remove the comments") == changed
