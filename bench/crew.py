@@ -60,7 +60,8 @@ from agents.roles import files_named_in, roles_for
 from agents.rule_registry import RuleSwitches, registry_json
 from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
 from bench.rule_flags import add_rule_arguments, rule_switches, with_candidates
-from models.engine import CallStats, Engine, EngineError, EngineSettings, Message
+from models.chat_engine import CallStats, EngineError, EngineSettings, Message
+from models.engine import Engine
 from models.model_path import resolve_model
 from models.reply_budget import reply_budget_for
 from tools.sandbox import RunLimits, run_pytest
@@ -408,6 +409,35 @@ def record(request: AcceptanceRequest, crew: Outcome, single: Outcome) -> dict[s
     }
 
 
+def cost_figures(records: list[dict[str, Any]], way: str) -> dict[str, Any]:
+    """For one way ("crew" or "single"): passes, the median seconds a request, and the seconds spent
+    per solved request (all seconds over the passes; None when none passed). The last is the
+    figure that decides between models: a bigger one can cost more a request and less a solution."""
+    import statistics
+
+    seconds = [r[way]["seconds"] for r in records]
+    passed = sum(r[way]["passed"] for r in records)
+    return {
+        f"{way}_median_seconds": round(statistics.median(seconds), 1) if seconds else 0.0,
+        f"{way}_seconds_per_solved": round(sum(seconds) / passed, 1) if passed else None,
+    }
+
+
+def cost_line(result: dict[str, Any]) -> str:
+    """Per model, the crew and the one call: passes, median seconds a request, seconds per solved."""
+    n = result["requests"]
+
+    def way(key: str, name: str) -> str:
+        solved = result.get(f"{key}_seconds_per_solved")
+        per_solved = "none solved" if solved is None else f"{solved:.0f} s per solved request"
+        return (
+            f"{name} {result[f'{key}_passed']}/{n} passed, median "
+            f"{result.get(f'{key}_median_seconds', 0.0):.0f} s a request, {per_solved}"
+        )
+
+    return f"cost on {result['model']}: {way('crew', 'crew')}; {way('single', 'one call')}"
+
+
 def summarize(
     records: list[dict[str, Any]], model: str, rounds: int, *, rules: RuleSwitches | None = None
 ) -> dict[str, Any]:
@@ -438,6 +468,8 @@ def summarize(
         "single_seconds_per_request": round(sum(r["single"]["seconds"] for r in records) / n, 1)
         if n
         else 0.0,
+        **cost_figures(records, "crew"),
+        **cost_figures(records, "single"),
         "example_echo_share": share(sum(r["crew"]["echoes"] for r in records)),
         "by_kind": {
             kind: {
@@ -478,6 +510,7 @@ def summary_lines(result: dict[str, Any], records: list[dict[str, Any]]) -> list
         + f", single call {result['single_lost_definitions']} run(s)",
         f"seconds per request: crew {result['crew_seconds_per_request']:.1f}, "
         f"single call {result['single_seconds_per_request']:.1f}",
+        cost_line(result),
         f"crew runs echoing the old prompt examples: {result['example_echo_share']:.0%}",
     ]
 

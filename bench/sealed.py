@@ -53,6 +53,8 @@ from bench.crew import (
     AcceptanceRequest,
     Outcome,
     RequestFolder,
+    cost_figures,
+    cost_line,
     crew_steps,
     lost_in,
     prepare_workspace,
@@ -63,7 +65,8 @@ from bench.crew import (
 )
 from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
 from bench.rule_flags import add_rule_arguments, rule_switches
-from models.engine import CallStats, Engine, EngineError, EngineSettings, Message
+from models.chat_engine import CallStats, EngineError, EngineSettings, Message
+from models.engine import Engine
 from models.model_path import resolve_model
 from models.reply_budget import reply_budget_for
 from tools.workspace_files import WorkspaceError, WorkspaceFiles
@@ -365,6 +368,7 @@ def _counts(rows: list[dict[str, Any]], way: str) -> dict[str, Any]:
         f"{way}_lost_definitions": sum(bool(r[way]["lost"]) for r in rows),
         f"{way}_seconds": round(sum(r[way]["seconds"] for r in rows), 1),
         f"{way}_seconds_per_request": round(sum(r[way]["seconds"] for r in rows) / n, 1) if n else 0.0,
+        **cost_figures(rows, way),
     }
 
 
@@ -429,6 +433,7 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
         f"lost definitions: crew {r['crew_lost_definitions']}, single {r['single_lost_definitions']}",
         f"seconds per request: crew {r['crew_seconds_per_request']:.1f}, "
         f"single {r['single_seconds_per_request']:.1f}",
+        cost_line(r),
     ]
 
 
