@@ -39,7 +39,8 @@ class MachineChoice:
 
 def _why_cpu(gpus: GpuState, cuda_build: bool) -> str:
     if not gpus.has_gpu:
-        return f"{gpus.message}: the CPU runs the coder."
+        said = gpus.message.rstrip(".")
+        return f"{said}." if "on the CPU" in said else f"{said}: the CPU runs the coder."
     if not cuda_build:
         return (
             "An NVIDIA GPU is here but llama.cpp is a CPU-only build, so the CPU runs the coder (install "

@@ -73,6 +73,10 @@ def test_a_cpu_build_on_a_gpu_machine_is_chosen_for_by_the_cpu() -> None:
     assert not choice.on_gpu and choice.model_id == LARGE and "CPU-only build" in choice.reason
     no_gpu = choose_coder_for_machine(NO_GPU, True, lambda: probe(17.9), PLENTY)
     assert no_gpu.model_id == LARGE and no_gpu.reason.startswith("No NVIDIA driver found: the CPU runs")
+    said = GpuState("no_driver", "No NVIDIA driver found (no library): running on the CPU")
+    assert choose_coder_for_machine(said, True, lambda: probe(17.9), PLENTY).reason.startswith(
+        "No NVIDIA driver found (no library): running on the CPU. Decoding here"
+    )
 
 
 # --- the default among installed coders ----------------------------------------------------------
