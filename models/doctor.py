@@ -227,10 +227,18 @@ def _machine_lines(probe: dict[str, Any] | None, best: dict[str, Any] | None) ->
             f"Decode speed: {probe['bytes_per_s'] / 1e9:.1f} GB/s of weights (from $LOCALCREW_DECODE_GBPS)"
         )
     elif probe:
+        quiet = probe.get("quiet_tokens_per_s") or probe["tokens_per_s"]
+        busy = ""
+        if probe.get("busy"):
+            busy = (
+                f"; busy: it got {probe['cpu_share']:.0%} of a thread's time at load {probe['load']} on "
+                f"{probe['cores']} cores, {probe['tokens_per_s']:.1f} tokens/s by the clock, measured again "
+                "after an hour"
+            )
         lines.append(
-            f"Decode speed: {probe['tokens_per_s']:.1f} tokens/s on {probe['probe_model']}, "
+            f"Decode speed: {quiet:.1f} tokens/s on {probe['probe_model']} by CPU time, "
             f"{probe['bytes_per_s'] / 1e9:.1f} GB/s of weights ({probe['source']}, "
-            f"{probe['measured_at'][:10]}; `doctor --reprobe` measures again)"
+            f"{probe['measured_at'][:16]}{busy}; `doctor --reprobe` measures again)"
         )
     if best:
         lines.append(f"Coder for this machine: {best['id']} ({best['reason']})")

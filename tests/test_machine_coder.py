@@ -188,3 +188,16 @@ def test_the_model_tab_explains_the_choice_in_words(no_gpu_here: None) -> None:
     assert model_id == LARGE
     assert why.startswith("**Best coder for this machine: Qwen2.5-Coder-1.5B-Instruct Q4_K_M.**")
     assert "tokens/s" in why and "reading speed" in why
+
+
+def test_doctor_says_when_the_probe_ran_on_a_busy_machine() -> None:
+    from models.doctor import _machine_lines
+    from models.speed_probe import SpeedProbe
+
+    busy = SpeedProbe(
+        5.5e9, 4.8, SMALL, 398_000_000, None, 23.7, "2026-11-28T22:37:45+00:00",
+        quiet_tokens_per_s=13.8, cpu_share=0.35, load=7.45, cores=2,
+    )  # fmt: skip
+    line = _machine_lines(busy.to_dict(), None)[0]
+    assert line.startswith("Decode speed: 13.8 tokens/s on qwen2.5-coder-0.5b-q4_k_m by CPU time")
+    assert "busy: it got 35% of a thread's time at load 7.45 on 2 cores, 4.8 tokens/s by the clock" in line
