@@ -106,7 +106,7 @@ def run_ask(
     `reviewer_factory`: a second model for the reviewer's turns."""
     from agents.crew_factory import build_crew
     from agents.crew_runner import CrewSettings
-    from models.engine import EngineError
+    from models.chat_engine import EngineError
 
     if not request.strip():
         print("error: the request is empty", file=sys.stderr)

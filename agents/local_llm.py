@@ -21,8 +21,7 @@ from pydantic import Field, PrivateAttr
 import agents.crewai_setup  # noqa: F401, I001  (offline, quiet)
 from agents.context_budget import Fit, fit_to_context
 from agents.events import ContextUsed, EventBus, Notice, TokenChunk
-from models.chat_engine import ChatEngine, JsonSchema
-from models.engine import CallStats, ContextOverflowError, GenerationSettings
+from models.chat_engine import CallStats, ChatEngine, ContextOverflowError, GenerationSettings, JsonSchema
 
 FIRM_REMINDER = "Your previous reply was empty. Reply now with the answer itself, in plain words or code."
 

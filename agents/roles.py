@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.file_blocks import FORMAT_RULES
-from models.engine import GenerationSettings
+from models.chat_engine import GenerationSettings
 from models.reply_budget import ReplyBudget
 
 PLAN_SCHEMA: dict[str, Any] = {

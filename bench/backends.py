@@ -35,8 +35,8 @@ from agents.crew_runner import CrewSettings
 from agents.events import EventBus
 from bench.crew import AcceptanceRequest, load_requests, prepare_workspace
 from bench.llama_server import llama_server
-from models.chat_engine import ChatEngine
-from models.engine import Engine, EngineSettings, GenerationSettings
+from models.chat_engine import ChatEngine, EngineSettings, GenerationSettings
+from models.engine import Engine
 from models.model_path import resolve_model
 from models.openai_engine import OpenAIEngine, RemoteSettings
 

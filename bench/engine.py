@@ -28,8 +28,8 @@ from typing import Any
 import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
 from bench import engine_speedups
-from models.chat_engine import spread_settings
-from models.engine import CallStats, Engine, EngineSettings, GenerationSettings
+from models.chat_engine import CallStats, EngineSettings, GenerationSettings, spread_settings
+from models.engine import Engine
 from models.model_path import resolve_model
 
 PARTS = ("decode", "turns", "constrained", "rewrite", "rewrite-llama-cpp", "batch")

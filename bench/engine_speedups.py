@@ -15,7 +15,8 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from models.engine import Engine, GenerationSettings
+from models.chat_engine import GenerationSettings
+from models.engine import Engine
 
 # A write_file call as JSON: the shape a structured answer of the crew's size is held to.
 WRITE_ARGUMENTS = {

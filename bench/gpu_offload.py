@@ -66,7 +66,8 @@ def _free_bytes() -> int:
 
 
 def measure(model: Path, n_ctx: int, layers: int | None) -> dict[str, Any]:
-    from models.engine import Engine, EngineSettings
+    from models.chat_engine import EngineSettings
+    from models.engine import Engine
 
     free_before = _free_bytes()
     engine = Engine(model, EngineSettings(n_ctx=n_ctx, n_gpu_layers=layers))
@@ -104,7 +105,8 @@ def measure(model: Path, n_ctx: int, layers: int | None) -> dict[str, Any]:
 
 def measure_pair(coder: Path, reviewer: Path, n_ctx: int) -> dict[str, Any]:
     """Both models planned together and loaded in this process, as the app loads a pair."""
-    from models.engine import Engine, EngineSettings
+    from models.chat_engine import EngineSettings
+    from models.engine import Engine
     from models.pair_hosts import pair_settings
 
     free_before = _free_bytes()

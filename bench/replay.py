@@ -85,14 +85,14 @@ class Recording:
 
 
 def _patch(mode: str, recording: Recording) -> None:
-    from models.chat_engine import ChatStream
-    from models.engine import CallStats, Engine
+    from models.chat_engine import CallStats, ChatStream
+    from models.engine import Engine
 
     real = Engine.stream_chat
 
     def stream_chat(self: Any, messages: Any, gen: Any = None, cancel: Any = None, grammar: Any = None,
                     **kwargs: Any) -> ChatStream:  # fmt: skip
-        from models.engine import GenerationSettings
+        from models.chat_engine import GenerationSettings
 
         gen = gen or GenerationSettings()
         key = call_key(messages, gen, kwargs.get("schema"))

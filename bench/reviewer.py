@@ -39,7 +39,8 @@ from agents.crew_tools import ToolContext, run_written_checks
 from agents.events import EventBus
 from agents.written_checks import modules_of
 from bench.crew import AcceptanceRequest, load_requests, only
-from models.engine import Engine, EngineSettings
+from models.chat_engine import EngineSettings
+from models.engine import Engine
 from models.model_path import resolve_model
 from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from models.engine import EngineSettings
+    from models.chat_engine import EngineSettings
     from models.openai_engine import RemoteSettings
 
 EXIT_OK, EXIT_INFRA, EXIT_USAGE = 0, 1, 2

@@ -44,8 +44,8 @@ from models.grammar_sampling import CheckedSampler, grammar_sampler
 from models.repetition import loop_start
 from models.step_threads import StepThreads
 
-if TYPE_CHECKING:  # models.engine imports this module lazily, from complete_many
-    from models.engine import GenerationSettings
+if TYPE_CHECKING:
+    from models.chat_engine import GenerationSettings
 
 REPETITION_CHECK_EVERY = 16  # tokens between loop checks, as in Engine.stream_chat
 KV_PAD = 256  # llama.cpp rounds each sequence's KV stream up to a multiple of this

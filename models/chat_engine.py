@@ -147,7 +147,10 @@ class ModelInfo(Protocol):
 
 @runtime_checkable
 class ChatEngine(Protocol):
-    """A chat model the crew can drive. Calls may block; `cancel` ends a call between pieces."""
+    """A chat model the crew can drive. Calls may block; `cancel` ends a call between pieces.
+
+    Every engine subclasses it: stream_chat() is the one call an engine must write; chat() and
+    complete_many() default to it."""
 
     # "local" (llama.cpp in this process) or "openai" (an OpenAI-compatible server).
     backend: str
@@ -155,11 +158,8 @@ class ChatEngine(Protocol):
     model_path: Path
     last_stats: CallStats | None  # the latest call's statistics, for the model panel only
 
-    @property
-    def settings(self) -> ContextSettings: ...
-
-    @property
-    def info(self) -> ModelInfo | None: ...
+    settings: ContextSettings  # attributes, not properties: an engine sets them (a plan, a load)
+    info: ModelInfo | None
 
     @property
     def loaded(self) -> bool: ...
@@ -188,11 +188,15 @@ class ChatEngine(Protocol):
     def chat(
         self,
         messages: list[Message],
-        gen: GenerationSettings = ...,
+        gen: GenerationSettings = GenerationSettings(),
         cancel: threading.Event | None = None,
-        *,
+        *extra: Any,
         schema: JsonSchema | None = None,
-    ) -> tuple[str, CallStats]: ...
+        **options: Any,
+    ) -> tuple[str, CallStats]:
+        """The whole reply and its statistics: stream_chat() consumed. `extra` and `options` go to
+        an engine's own stream_chat() (the in-process engine's grammar, continue_from, trace)."""
+        return self.stream_chat(messages, gen, cancel, *extra, schema=schema, **options).result()
 
     def complete_many(
         self,
@@ -205,8 +209,7 @@ class ChatEngine(Protocol):
         """One reply per settings to the same messages (candidates): each settings' seed,
         temperature, max_tokens and stop strings apply to its own reply; replies come back in the
         order of `gens`. The in-process engine decodes them together in one batch, a server gets
-        the requests in parallel; this default (for an engine that subclasses the protocol) asks
-        chat() once per settings, in order."""
+        the requests in parallel; this default asks chat() once per settings, in order."""
         return [self.chat(messages, gen, cancel, schema=schema) for gen in gens]
 
 

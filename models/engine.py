@@ -18,33 +18,17 @@ from pathlib import Path
 from typing import Any
 
 from models import llama_libs  # noqa: I001  (before numpy, which prompt_lookup imports)
-from models.chat_engine import (  # the values and errors every engine speaks; re-exported here
-    THREADS_ENV as THREADS_ENV,
-)
 from models.chat_engine import (
-    CallStats as CallStats,
-)
-from models.chat_engine import (
+    CallStats,
+    ChatEngine,
     ChatStream,
+    ContextOverflowError,
+    EngineError,
+    EngineSettings,
+    GenerationSettings,
     JsonSchema,
-)
-from models.chat_engine import (
-    ContextOverflowError as ContextOverflowError,
-)
-from models.chat_engine import (
-    EngineError as EngineError,
-)
-from models.chat_engine import (
-    EngineSettings as EngineSettings,
-)
-from models.chat_engine import (
-    GenerationSettings as GenerationSettings,
-)
-from models.chat_engine import (
-    Message as Message,
-)
-from models.chat_engine import (
-    ModelLoadError as ModelLoadError,
+    Message,
+    ModelLoadError,
 )
 from models.context_size import MIN_N_CTX, plan_with_context
 from models.gguf_reader import GGUFError, GGUFInfo, read_gguf
@@ -93,7 +77,7 @@ def _is_oom(exc: BaseException) -> bool:
     return any(word in text for word in ("out of memory", "failed to load", "failed to create", "alloc"))
 
 
-class Engine:
+class Engine(ChatEngine):
     """Load once, then serve streaming chat calls one at a time (a models.chat_engine.ChatEngine)."""
 
     backend = "local"
@@ -318,21 +302,6 @@ class Engine:
 
         reply = ChatStream(pieces())
         return reply
-
-    def chat(
-        self,
-        messages: list[Message],
-        gen: GenerationSettings = GenerationSettings(),
-        cancel: threading.Event | None = None,
-        grammar: Any = None,
-        *,
-        schema: JsonSchema | None = None,
-        continue_from: Sequence[int] = (),
-        trace: ReplyTrace | None = None,
-    ) -> tuple[str, CallStats]:
-        return self.stream_chat(
-            messages, gen, cancel, grammar, schema=schema, continue_from=continue_from, trace=trace
-        ).result()
 
     def complete_many(
         self,

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from models.catalog import display_name
-from models.chat_engine import ChatEngine
-from models.engine import Engine, EngineError, EngineSettings, LoadReport
+from models.chat_engine import ChatEngine, EngineError, EngineSettings
+from models.engine import Engine, LoadReport
 from models.openai_engine import OpenAIEngine, RemoteLoadReport, RemoteSettings
 
 

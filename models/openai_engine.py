@@ -25,8 +25,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from models.chat_engine import ChatStream, JsonSchema
-from models.engine import CallStats, ContextOverflowError, EngineError, GenerationSettings, Message
+from models.chat_engine import (
+    CallStats,
+    ChatEngine,
+    ChatStream,
+    ContextOverflowError,
+    EngineError,
+    GenerationSettings,
+    JsonSchema,
+    Message,
+)
 from models.repetition import loop_start
 
 DEFAULT_N_CTX = 4096
@@ -91,7 +99,7 @@ def parameters_from_name(name: str) -> int:
     return int(float(number) * (1e9 if unit in "bB" else 1e6))
 
 
-class OpenAIEngine:
+class OpenAIEngine(ChatEngine):
     """Streaming chat completions from an OpenAI-compatible server (a models.chat_engine.ChatEngine).
 
     Calls may run concurrently (a batching server serves them together); each call's statistics
@@ -222,16 +230,6 @@ class OpenAIEngine:
 
         reply = ChatStream(pieces())
         return reply
-
-    def chat(
-        self,
-        messages: list[Message],
-        gen: GenerationSettings = DEFAULT_GENERATION,
-        cancel: threading.Event | None = None,
-        *,
-        schema: JsonSchema | None = None,
-    ) -> tuple[str, CallStats]:
-        return self.stream_chat(messages, gen, cancel, schema=schema).result()
 
     def complete_many(
         self,

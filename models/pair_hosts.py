@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from models.chat_engine import EngineSettings
 from models.context_size import AUTO_N_CTX
 from models.default_model import PLAN_N_CTX
-from models.engine import EngineSettings
 from models.gguf_reader import GGUFInfo
 from models.gguf_split import read_model_gguf
 from models.memory import available_ram_bytes

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from models.catalog import bundled_model_path
-from models.engine import THREADS_ENV, Engine, EngineSettings
+from models.chat_engine import EngineSettings, THREADS_ENV
+from models.engine import Engine
 
 APP_LOG_LINES = 80
 

@@ -20,8 +20,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from models.chat_engine import ChatStream, JsonSchema
-from models.engine import CallStats, ContextOverflowError, EngineSettings, GenerationSettings
+from models.chat_engine import (
+    CallStats,
+    ChatEngine,
+    ChatStream,
+    ContextOverflowError,
+    EngineSettings,
+    GenerationSettings,
+    JsonSchema,
+)
 
 Message = dict[str, str]
 Script = Callable[[list[Message]], str]
@@ -108,8 +115,9 @@ def by_agent(**replies: Iterable[str]) -> Script:
     return script
 
 
-class ScriptedEngine:
-    """Answers each call from `script`: a list of replies in order, or messages -> reply."""
+class ScriptedEngine(ChatEngine):
+    """Answers each call from `script`: a list of replies in order, or messages -> reply; chat() and
+    complete_many() are the base class's (one scripted call per settings, in order)."""
 
     backend = "scripted"
 
@@ -161,27 +169,6 @@ class ScriptedEngine:
 
         reply = ChatStream(pieces())
         return reply
-
-    def chat(
-        self,
-        messages: list[Message],
-        gen: GenerationSettings = DEFAULT_GENERATION,
-        cancel: threading.Event | None = None,
-        *,
-        schema: JsonSchema | None = None,
-    ) -> tuple[str, CallStats]:
-        return self.stream_chat(messages, gen, cancel, schema=schema).result()
-
-    def complete_many(
-        self,
-        messages: list[Message],
-        gens: Iterable[GenerationSettings],
-        cancel: threading.Event | None = None,
-        *,
-        schema: JsonSchema | None = None,
-    ) -> list[tuple[str, CallStats]]:
-        """The protocol's default: one scripted call per settings, in order."""
-        return [self.chat(messages, gen, cancel, schema=schema) for gen in gens]
 
     def _stream(
         self,

@@ -15,8 +15,8 @@ from dataclasses import replace
 import pytest
 
 from models import batch_decode
-from models.chat_engine import ChatEngine, spread_settings
-from models.engine import CallStats, Engine, GenerationSettings
+from models.chat_engine import CallStats, ChatEngine, GenerationSettings, spread_settings
+from models.engine import Engine
 from models.openai_engine import OpenAIEngine, RemoteSettings
 from tests.scripted_engine import ScriptedEngine
 from tests.stub_openai_server import StubServer

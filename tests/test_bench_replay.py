@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from bench.replay import Recording, _patch, call_key
-from models.engine import Engine, GenerationSettings
+from models.chat_engine import GenerationSettings
+from models.engine import Engine
 
 ASK = [{"role": "user", "content": "Say hello."}]
 GEN = GenerationSettings(max_tokens=8)

@@ -1,6 +1,6 @@
 """Chunking: Python along ast boundaries, other text in overlapping line windows, token limits."""
 
-from tools.code_index.chunking import Chunker, detect_language, estimate_tokens
+from tools.code_index.chunking import Chunker, detect_language, line_tokens
 
 PY = '''"""Module docstring."""
 import os
@@ -100,7 +100,7 @@ def test_chunks_stay_within_the_token_limit():
     assert len(chunks) > 5
     for c in chunks:
         assert c.symbol == "big" and c.kind == "function"
-        assert sum(estimate_tokens(c.embed_text.split("\n"))) <= 64 - 2
+        assert sum(line_tokens(c.embed_text.split("\n"))) <= 64 - 2
     # consecutive windows overlap, and together they cover the function
     for a, b in zip(chunks, chunks[1:], strict=False):
         assert b.start_line <= a.end_line

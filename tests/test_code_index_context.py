@@ -10,7 +10,7 @@ from tools.code_index import (
     build_context,
     cli_index,
     cli_search,
-    estimate_tokens,
+    context_tokens,
     retrieve_context,
 )
 
@@ -64,7 +64,7 @@ def test_planner_context_event_carries_the_chunks(index):
         assert hit["snippet"] in text
         assert f"{hit['path']} lines {hit['start_line']}-{hit['end_line']}" in text
         assert f"score {hit['score']:.4f}" in text
-    assert estimate_tokens(text) == ctx.tokens_used
+    assert context_tokens(text) == ctx.tokens_used
 
 
 def test_context_respects_a_small_budget(index):

@@ -10,7 +10,7 @@ from agents.context_budget import MIN_REPLY_TOKENS, PromptTooLongError, fit_to_c
 from agents.events import ContextUsed, EventBus, Notice
 from agents.local_llm import LocalLLM
 from agents.roles import coder_task
-from models.engine import GenerationSettings
+from models.chat_engine import GenerationSettings
 from tests.scripted_engine import ScriptedEngine
 
 
@@ -118,7 +118,7 @@ def test_the_timeline_and_the_model_panel_show_the_context_used() -> None:
 
     from gui.model_panel_data import context_gauge_html
     from gui.run_view import RunView
-    from models.engine import CallStats
+    from models.chat_engine import CallStats
 
     view = RunView("Write add.py.")
     view.apply(ContextUsed(agent="coder", prompt_tokens=3000, reply_tokens=72, n_ctx=4096))

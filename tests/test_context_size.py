@@ -13,6 +13,7 @@ import pytest
 from app import build_parser, engine_settings
 from gui.model_panel_data import model_markdown, plan_preview
 from gui.user_settings import UserSettings, merged
+from models.chat_engine import EngineSettings
 from models.context_size import (
     AUTO_N_CTX,
     CPU_MAX_N_CTX,
@@ -21,7 +22,7 @@ from models.context_size import (
     context_steps,
     plan_with_context,
 )
-from models.engine import Engine, EngineSettings
+from models.engine import Engine
 from models.gguf_reader import GGUFInfo, read_gguf
 from models.model_host import ModelHost
 from models.offload_planner import PlanSettings, plan_offload

@@ -9,7 +9,8 @@ from dataclasses import replace
 import numpy as np
 
 from bench.engine_speedups import WRITE_ARGUMENTS, WRITE_FILE_CALL
-from models.engine import Engine, GenerationSettings
+from models.chat_engine import GenerationSettings
+from models.engine import Engine
 from models.prompt_lookup import PromptLookup
 from models.reply_splice import Exchange, splice
 

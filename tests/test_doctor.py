@@ -24,8 +24,8 @@ def test_doctor_says_a_missing_folder_is_missing(tmp_path: Path, monkeypatch: py
 def test_doctor_says_when_weight_repacking_is_off(
     monkeypatch: pytest.MonkeyPatch, env: str, off: bool
 ) -> None:
+    from models.chat_engine import EngineSettings
     from models.doctor import _llama_cpp_state, doctor_report, format_doctor_text
-    from models.engine import EngineSettings
 
     monkeypatch.setenv("LOCALCREW_CPU_REPACK", env)
     assert _llama_cpp_state()["cpu_repack"] is not off

@@ -7,15 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from models.engine import (
+from models.chat_engine import (
     ContextOverflowError,
-    Engine,
     EngineError,
     EngineSettings,
     GenerationSettings,
     ModelLoadError,
-    _metered_llama_class,
 )
+from models.engine import Engine, _metered_llama_class
 from models.reply_trace import ReplyTrace
 from tests.fake_nvml import gpu_state
 from tests.gguf_builder import llama_like

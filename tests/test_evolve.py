@@ -17,11 +17,11 @@ import pytest
 from agents.crew_profile import CrewProfile, load_profile, save_profile
 from agents.crew_runner import CrewSettings
 from agents.rule_registry import RuleSwitches
-from bench import evolve
-from bench.evolve_fitness import FAKE_ENV, ScriptedFitness
-from bench.evolve_report import lineage_markdown
-from bench.evolve_search import Member, initial_population, next_generation, ranked, tournament
-from bench.evolve_space import (
+from bench.evolve import cli as evolve
+from bench.evolve.fitness import FAKE_ENV, ScriptedFitness
+from bench.evolve.report import lineage_markdown
+from bench.evolve.search import Member, initial_population, next_generation, ranked, tournament
+from bench.evolve.space import (
     INERT_ON_HUMANEVAL,
     ROUNDS,
     TEMPERATURES,
@@ -32,7 +32,7 @@ from bench.evolve_space import (
     key,
     mutate,
 )
-from bench.evolve_store import read_lineage
+from bench.evolve.store import read_lineage
 
 ROOT = Path(__file__).resolve().parent.parent
 GENES = gene_names()
@@ -65,7 +65,7 @@ def test_uniform_crossover_takes_each_gene_from_one_parent() -> None:
     a = CrewConfig()
     b = CrewConfig(rounds=1, retry="fix", retry_temperature=0.3)
     for name in GENES[3:]:
-        from bench.evolve_space import with_gene
+        from bench.evolve.space import with_gene
 
         b = with_gene(b, name, not gene(a, name))
     rng = random.Random(3)

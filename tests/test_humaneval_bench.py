@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 
-from bench import humaneval, humaneval_exec
-from bench.humaneval_code import Example, docstring_examples, function_source, solution_from_reply
-from bench.humaneval_exec import grade, run_examples
-from bench.humaneval_modes import CODE_BLOCK_END, Budget, single_prompt, solve_crew, solve_single
-from models.engine import Engine, GenerationSettings
+from bench.humaneval import cli as humaneval
+from bench.humaneval import execution as humaneval_exec
+from bench.humaneval.code import Example, docstring_examples, function_source, solution_from_reply
+from bench.humaneval.execution import grade, run_examples
+from bench.humaneval.modes import CODE_BLOCK_END, Budget, single_prompt, solve_crew, solve_single
+from models.chat_engine import GenerationSettings
+from models.engine import Engine
 
 TINY = Budget(single=64, planner=24, coder=96, reviewer=24)  # keeps the model tests short
 GEN = GenerationSettings(temperature=0.0, repeat_penalty=1.0, seed=1234)  # as bench.humaneval samples

@@ -14,7 +14,8 @@ from agents.context_budget import PromptTooLongError
 from agents.events import EventBus, TokenChunk
 from agents.local_llm import LocalLLM
 from agents.roles import PLAN_SCHEMA
-from models.engine import Engine, GenerationSettings
+from models.chat_engine import GenerationSettings
+from models.engine import Engine
 from tests.scripted_engine import ScriptedEngine
 
 ASK = [

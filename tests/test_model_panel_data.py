@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from gui.model_panel_data import gauges_html, last_reply_markdown, model_markdown
-from models.engine import Engine, EngineSettings, GenerationSettings
+from models.chat_engine import EngineSettings, GenerationSettings
+from models.engine import Engine
 from models.model_host import ModelHost
 from models.vram_probe import GpuDevice, GpuState
 

@@ -26,8 +26,7 @@ from agents.events import (
 from agents.rule_registry import RuleSwitches
 from bench.child_process import free_port
 from bench.llama_server import llama_server
-from models.chat_engine import ChatEngine
-from models.engine import GenerationSettings
+from models.chat_engine import ChatEngine, GenerationSettings
 from models.openai_engine import OpenAIEngine, RemoteEngineError, RemoteSettings, parameters_from_name
 from tests.stub_openai_server import StubServer
 from tools.run_snapshot import RunSnapshots

@@ -20,7 +20,7 @@ def test_varied_regular_code_is_not_a_loop() -> None:
 def test_the_engine_stops_a_looping_reply_early(engine) -> None:
     from llama_cpp import LlamaGrammar
 
-    from models.engine import GenerationSettings
+    from models.chat_engine import GenerationSettings
 
     # A grammar with no end forces the same words over and over, on any CPU.
     loop = LlamaGrammar.from_string('root ::= "one two " root', verbose=False)

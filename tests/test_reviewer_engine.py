@@ -22,8 +22,8 @@ def test_the_reviewer_engine_answers_the_reviewers_turns_only(tmp_path: Path) ->
 
 
 def test_bench_humaneval_gives_the_reviewers_turns_to_the_reviewer_model() -> None:
-    from bench.humaneval_modes import solve_crew
-    from models.engine import GenerationSettings
+    from bench.humaneval.modes import solve_crew
+    from models.chat_engine import GenerationSettings
 
     problem = {"prompt": 'def add(a, b):\n    """Return the sum of a and b."""\n', "entry_point": "add"}
     coder = ScriptedEngine(by_agent(coder=[files(("solution.py", GOOD))]))

@@ -8,8 +8,8 @@ import pytest
 
 import app
 from gui.user_settings import UserSettings, load_settings, save_settings
+from models.chat_engine import EngineSettings
 from models.doctor import _pair_lines, _pair_state
-from models.engine import EngineSettings
 from models.vram_probe import GpuState
 from tests.fake_nvml import gpu_state
 from tests.gguf_builder import llama_like

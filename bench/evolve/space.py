@@ -8,7 +8,7 @@ defaults and are not searched: flipping one would cost a whole evaluation for th
 A configuration's key is its canonical form: genes the run never reads are set to their defaults
 (with one round no retry happens, so the retry genes are moot; with `sampled_retries` off no retry
 is sampled, so its temperature is moot). Two configurations with one key give the same runs, so
-the cache (bench/evolve_store.py) answers both.
+the cache (bench/evolve/store.py) answers both.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What bench.evolve scores a configuration with, one problem at a time.
 
-- HumanEvalFitness: the IDE's crew (bench.humaneval_modes.solve_crew) on one HumanEval problem
+- HumanEvalFitness: the IDE's crew (bench.humaneval.modes.solve_crew) on one HumanEval problem
   with the configuration's settings, graded by the problem's hidden check in the sandbox; the
   same engine and sampling as `python -m bench.humaneval` (temperature 0, seed 1234, repeat
   penalty 1.0). The model is loaded once.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bench.evolve_space import CrewConfig, gene, gene_names
+from bench.evolve.space import CrewConfig, gene, gene_names
 
 FAKE_ENV = "LOCALCREW_EVOLVE_FAKE_FITNESS"
 
@@ -32,7 +32,8 @@ class HumanEvalFitness:
         import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
         import offline  # noqa: F401, I001
         from bench.humaneval import load_problems
-        from models.engine import Engine, EngineSettings
+        from models.chat_engine import EngineSettings
+        from models.engine import Engine
         from models.model_path import resolve_model
 
         self.problems = load_problems()
@@ -45,9 +46,9 @@ class HumanEvalFitness:
         return str(self.problems[index]["task_id"])
 
     def __call__(self, config: CrewConfig, index: int) -> tuple[bool, float]:
-        from bench.humaneval_exec import grade
-        from bench.humaneval_modes import solve_crew
-        from models.engine import GenerationSettings
+        from bench.humaneval.execution import grade
+        from bench.humaneval.modes import solve_crew
+        from models.chat_engine import GenerationSettings
 
         problem = self.problems[index]
         gen = GenerationSettings(temperature=0.0, repeat_penalty=1.0, seed=self.seed)
@@ -89,7 +90,7 @@ class ScriptedFitness:
         return sum(gene(config, n) == want for n, want in self.target.items())
 
     def __call__(self, config: CrewConfig, index: int) -> tuple[bool, float]:
-        from bench.evolve_space import key
+        from bench.evolve.space import key
 
         self.calls.append((key(config), index))
         return self.matches(config) > index % len(self.names), float(config.rounds)

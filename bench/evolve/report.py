@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.crew_profile import CrewProfile, save_profile
-from bench.evolve_search import Member
+from bench.evolve.search import Member
 
 PLOT = "fitness.png"
 
@@ -107,10 +107,10 @@ def lineage_markdown(lineage: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # python -m bench.evolve_report OUT: the lineage as a table, the plot redrawn
+if __name__ == "__main__":  # python -m bench.evolve.report OUT: the lineage as a table, the plot redrawn
     import sys
 
-    from bench.evolve_store import read_lineage
+    from bench.evolve.store import read_lineage
 
     out = Path(sys.argv[1])
     rows = read_lineage(out)

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.evolve_space import CrewConfig, crossover, key, mutate, short_id
+from bench.evolve.space import CrewConfig, crossover, key, mutate, short_id
 
 CROSSOVER_RATE = 0.5
 TOURNAMENT = 2

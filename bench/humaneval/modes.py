@@ -18,9 +18,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench.humaneval_code import docstring_examples, solution_from_reply
-from bench.humaneval_exec import run_examples
-from models.engine import Engine, GenerationSettings
+from bench.humaneval.code import docstring_examples, solution_from_reply
+from bench.humaneval.execution import run_examples
+from models.chat_engine import GenerationSettings
+from models.engine import Engine
 from models.reply_budget import reply_budget_for
 from models.reply_trace import ReplyTrace
 

@@ -3,10 +3,10 @@
     python -m bench.evolve --model ID [--population 4] [--generations 4] [--elite N]
         [--budget-min M] [--problems 0-81] [--resume] [--seed S] [--out DIR] [--name NAME]
 
-A configuration is a typed vector (bench/evolve_space.py): rounds, retry "fresh"/"fix", the
+A configuration is a typed vector (bench/evolve/space.py): rounds, retry "fresh"/"fix", the
 coder's temperature on a sampled retry, and each rule's switch. Generation 1 is the hand-tuned
 crew and mutants of it; each later one keeps the `elite` best and breeds the rest by tournament,
-uniform crossover and mutation (bench/evolve_search.py), every random choice from one
+uniform crossover and mutation (bench/evolve/search.py), every random choice from one
 random.Random(--seed). Fitness: problems of --problems passed (`0-81`, `0-81:8` every 8th,
 `3,5,9`), then the fewer seconds per problem.
 
@@ -32,11 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from agents.crew_profile import PROFILES_DIR
-from bench.evolve_fitness import FAKE_ENV, Fitness, ScriptedFitness
-from bench.evolve_report import PLOT, generation_row, model_stem, plot, write_winner
-from bench.evolve_search import Member, initial_population, next_generation, ranked
-from bench.evolve_space import gene_names, key
-from bench.evolve_store import (
+from bench.evolve.fitness import FAKE_ENV, Fitness, ScriptedFitness
+from bench.evolve.report import PLOT, generation_row, model_stem, plot, write_winner
+from bench.evolve.search import Member, initial_population, next_generation, ranked
+from bench.evolve.space import gene_names, key
+from bench.evolve.store import (
     ResultCache,
     append_generation,
     check_run,
@@ -45,7 +45,7 @@ from bench.evolve_store import (
     rng_state,
 )
 
-RESULTS = Path(__file__).resolve().parent / "results"
+RESULTS = Path(__file__).resolve().parents[1] / "results"
 DEV = range(0, 82)  # HumanEval's dev half; 82-163 are held out
 
 
@@ -242,14 +242,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error(str(exc))
     today = datetime.date.today().isoformat()
     args.name = args.name or f"evolved-{today}"
-    args.out = args.out or RESULTS / f"evolve-{model_stem(args.model or 'default')}-{today}"
+    args.out = args.out or RESULTS / f"{today}-evolve-{model_stem(args.model or 'default')}"
     return args
 
 
 def default_fitness(args: argparse.Namespace) -> Fitness:
     if os.environ.get(FAKE_ENV):  # the CLI's own test: no model
         return ScriptedFitness()
-    from bench.evolve_fitness import HumanEvalFitness
+    from bench.evolve.fitness import HumanEvalFitness
 
     return HumanEvalFitness(args.model)
 

@@ -27,15 +27,16 @@ from typing import Any
 import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
 from agents.rule_registry import registry_json
-from bench.humaneval_exec import grade
-from bench.humaneval_modes import Budget, Solution, solve_crew, solve_single
-from bench.humaneval_report import MODES, read_records, summarize, write_reports
+from bench.humaneval.execution import grade
+from bench.humaneval.modes import Budget, Solution, solve_crew, solve_single
+from bench.humaneval.report import MODES, read_records, summarize, write_reports
 from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
 from bench.rule_flags import add_rule_arguments, rule_switches, with_candidates
-from models.engine import Engine, EngineSettings, GenerationSettings
+from models.chat_engine import EngineSettings, GenerationSettings
+from models.engine import Engine
 from models.model_path import resolve_model
 
-DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "humaneval"
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "results" / "humaneval"
 
 
 def load_problems() -> list[dict[str, Any]]:

@@ -1,0 +1,1 @@
+"""The evolve loop: a crew profile searched on HumanEval's dev half: `python -m bench.evolve` (cli.py)."""

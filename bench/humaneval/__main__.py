@@ -1,0 +1,5 @@
+import sys
+
+from bench.humaneval.cli import main
+
+sys.exit(main())
