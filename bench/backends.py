@@ -35,12 +35,13 @@ from agents.crew_runner import CrewSettings
 from agents.events import EventBus
 from bench.crew import AcceptanceRequest, load_requests, prepare_workspace
 from bench.llama_server import llama_server
+from bench.results_dir import dated
 from models.chat_engine import ChatEngine, EngineSettings, GenerationSettings
 from models.engine import Engine
 from models.model_path import resolve_model
 from models.openai_engine import OpenAIEngine, RemoteSettings
 
-DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "backends"
+DEFAULT_OUT = dated("backends")
 N_CTX = 4096  # the IDE's default context, on both sides
 # One chat call without the crew around it: the transport's own cost, with less noise than a crew run.
 CHAT_PROMPT = [{"role": "user", "content": "Write a Python function is_prime(n) with a docstring."}]

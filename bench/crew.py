@@ -59,6 +59,7 @@ from agents.file_blocks import FORMAT_RULES, file_blocks
 from agents.roles import files_named_in, roles_for
 from agents.rule_registry import RuleSwitches, registry_json
 from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
+from bench.results_dir import dated
 from bench.rule_flags import add_rule_arguments, rule_switches, with_candidates
 from models.chat_engine import CallStats, EngineError, EngineSettings, Message
 from models.engine import Engine
@@ -68,7 +69,7 @@ from tools.sandbox import RunLimits, run_pytest
 from tools.workspace_files import WorkspaceError, WorkspaceFiles
 
 REQUESTS_DIR = Path(__file__).resolve().parent / "crew_requests"
-DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "crew"
+DEFAULT_OUT = dated("crew")
 KINDS = ("new", "class", "edit", "multi", "data")
 # Under a name no request mentions, so the crew cannot have written a file of that name.
 HIDDEN_NAME = "test_hidden_acceptance.py"

@@ -64,6 +64,7 @@ from bench.crew import (
     write_transcript,
 )
 from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
+from bench.results_dir import dated
 from bench.rule_flags import add_rule_arguments, rule_switches
 from models.chat_engine import CallStats, EngineError, EngineSettings, Message
 from models.engine import Engine
@@ -73,7 +74,7 @@ from tools.workspace_files import WorkspaceError, WorkspaceFiles
 
 SETS_DIR = Path(__file__).resolve().parent / "sealed_requests"
 SETS = ("dev", "sealed")
-DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "sealed"
+DEFAULT_OUT = dated("sealed")
 KINDS = ("edit", "followup", "failing", "rename", "class", "data", "noname")
 REPO = Path(__file__).resolve().parent.parent
 SHOWN_REPLY_CHARS = 400  # an earlier reply in the single call's history, when it wrote nothing

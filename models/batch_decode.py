@@ -21,7 +21,7 @@ is attached to the batch context (llama.cpp's backend sampling, marked experimen
 in the step's graph on the GPU, and only the chosen tokens come back instead of every row's logits
 over the whole vocabulary; llama_sampler_sample returns that token and advances the chain as before.
 Its softmax rounds as the GPU's does, so there a sampled reply can part from chat()'s. Off until a
-GPU run has measured it (bench/results/gpu-batch-2026-11-28 holds the check, not yet run).
+GPU run has measured it (bench/results/2026-11-28-gpu-batch holds the check, not yet run).
 
 Each sequence attends over its own stream, laid out as a single decode lays out its cache, and the
 prompt is evaluated in chat()'s chunks, so at temperature 0 every reply is the one chat() gives

@@ -23,7 +23,7 @@ KV_BYTES_PER_ELEMENT: dict[str, float] = {"f16": 2.0, "q8_0": 34 / 32, "q4_0": 1
 KV_TYPES = tuple(KV_BYTES_PER_ELEMENT)
 
 # Counted by NVML, not by the model: the load took 605 MiB more than the model's own buffers on an
-# H200 with CUDA 13 (bench/results/gpu-offload-h200-2026-11-25); 300-500 MiB is reported on smaller cards.
+# H200 with CUDA 13 (bench/results/2026-11-25-gpu-offload-h200); 300-500 MiB is reported on smaller cards.
 DEFAULT_CUDA_CONTEXT = 600 * MiB
 DEFAULT_MARGIN = 512 * MiB  # other programs' VRAM changes between plan and load
 _CTX_PAD = 256  # llama.cpp pads the KV cache length to a multiple of 256

@@ -5,7 +5,7 @@ coder is placed first (it writes the code and takes most of the calls), with as 
 the reviewer gets the VRAM left. Planning them one by one against NVML would count the CUDA context
 twice and give the second model what the first has not yet taken. A model whose every layer stays
 on the CPU still takes its compute buffer on the GPU in a CUDA build (llama.cpp runs a prompt's big
-products there; seen on an H100, bench/results/gpu-2026-11-27), so the coder leaves room for the
+products there; seen on an H100, bench/results/2026-11-27-gpu), so the coder leaves room for the
 reviewer's. On the CPU both load when their system-memory totals fit what is available, and the plan
 says so either way.
 """

