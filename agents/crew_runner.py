@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.api_lookup import docs_for, docs_named
+from agents.ask_first import missing_file_question
 from agents.check_settling import CheckSettler
 from agents.checked_approval import unchecked_approval
 from agents.coder_turn import CoderTurn
@@ -200,6 +201,8 @@ class CrewRunner:
 
     def _run_rounds(self, state: RunState) -> RunSummary:
         context = state.context
+        if question := missing_file_question(state.facts, self.files.list_files(), self.rules, self.bus):
+            return self._finish(state.run_id, state.started, context=context, message=question)
         while state.round_number < state.rounds:
             state.round_number += 1
             another = self._round(state)

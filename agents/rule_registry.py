@@ -77,6 +77,9 @@ RULES: tuple[Rule, ...] = (
     _R("failure_evidence", _P, "a failing test is shown as its assertion, the value got and the one "
        "expected, and the project's own frames; round 1 of a request about failing tests sees them fail",
        "tests/test_failure_evidence.py", "tests/test_failure_evidence.py"),
+    _R("ask_missing_file", _P, "a request to change a file the project does not have, and not to make it, "
+       "gets a question before anything is written", "tests/test_ask_missing_file.py",
+       "tests/test_ask_missing_file.py"),
     # ---- parse reply ----
     _R("path_lines_dropped", _A, "`# calc.py` lines the coder adds are not written into the file",
        "tests/test_path_lines_dropped.py", "tests/test_path_lines_dropped.py"),

@@ -120,8 +120,8 @@ def echoed_answer(scan: StaticScan) -> list[str]:
         told.append(f"Your answer left {left} exactly as it was; make the change the request asks.")
     if other := [rel for rel in scan.echoed if rel not in same]:
         told.append(
-            f"Your answer left the code of {', '.join(other)} as it was, changing only comments or layout;"
-            " keep those as they were, and make the change the request asks."
+            f"Your answer left the code of {', '.join(other)} as it was (only imports, comments or layout"
+            " differ); make the change the request asks."
         )
     return told
 

@@ -574,8 +574,9 @@ def test_a_file_copied_back_unchanged_is_not_approved_and_the_retry_is_told(work
     )
     summary, bus = run(engine, workspace, request="Make double(x) in util.py return 3 * x.", rounds=2)
     first = events(bus, ReviewVerdict)[0]
-    assert not first.approved and any("exactly as it was" in fix for fix in first.fixes)
-    assert "exactly as it was" in engine.calls_of("coder")[1].last
+    # "as it was", not "exactly": the import more makes other bytes (issue 58).
+    assert not first.approved and any("as it was" in fix for fix in first.fixes)
+    assert "as it was" in engine.calls_of("coder")[1].last
     assert summary.approved and (workspace / "util.py").read_text() == tripled
 
 
@@ -716,7 +717,8 @@ def test_docstring_examples_are_the_checks(workspace: Path) -> None:
             planner=[plan("total_calc.py")],
         )
     )
-    summary, bus = run(engine, workspace, request="Fix total() in total_calc.py.", rounds=2)
+    # "Write", not "Fix": the project has no total_calc.py, and a fix of it is asked about first.
+    summary, bus = run(engine, workspace, request="Write total() in total_calc.py.", rounds=2)
     first, second = events(bus, ReviewVerdict)
     assert any("got 4, expected 3" in fix for fix in first.fixes) and second.approved
     assert "reviewer" not in [c.agent for c in engine.calls]  # the examples needed no reviewer
@@ -1117,8 +1119,9 @@ def test_a_function_rewritten_unasked_is_put_back_where_every_check_passes_witho
     workspace: Path,
 ) -> None:
     # As the 1.5B did in the IDE: asked to fix one function, it rewrote another one too.
+    # A change of code: a dropped comment alone is put back as the answer is written (untouched_text).
     fixed = COUNTING.replace("text.split(' ')", "text.split()").replace(
-        "text.upper()  # kept as it is", "text.upper()"
+        "return text.upper()  # kept as it is", "return str(text).upper()"
     )
     summary, bus, _ = fix_count_words(workspace, fixed)
     assert summary.approved, summary.message
