@@ -84,7 +84,7 @@ def _machine_state(gpus: Any, reprobe: bool) -> tuple[dict[str, Any], dict[str, 
     try:
         probe = speed_probe(remeasure=reprobe)
         state: dict[str, Any] = probe.to_dict()
-    except (ProbeError, ImportError) as exc:
+    except (ProbeError, ImportError, OSError, ValueError) as exc:  # GGUFError is a ValueError
         probe, state = None, {"error": str(exc)}
     choice = choose_coder_for_machine(gpus, cuda_build_in_place(), lambda: probe, available_ram_bytes())
     return state, choice.to_dict(), probe

@@ -258,7 +258,9 @@ def _save(key: dict[str, Any], probe: SpeedProbe) -> None:
         pass  # an unwritable cache only means measuring again next time
 
 
-def speed_probe(*, remeasure: bool = False, measure_with: Callable[[], SpeedProbe] = measure) -> SpeedProbe:
+def speed_probe(
+    *, remeasure: bool = False, measure_with: Callable[[], SpeedProbe] | None = None
+) -> SpeedProbe:
     """This machine's decode figure: $LOCALCREW_DECODE_GBPS, else the cached measurement for this
     machine, else a new one (cached). Raises ProbeError when it cannot be measured."""
     fake = os.environ.get(FAKE_ENV, "").strip()
@@ -267,7 +269,7 @@ def speed_probe(*, remeasure: bool = False, measure_with: Callable[[], SpeedProb
     key = machine_key()
     if not remeasure and (cached := _load_cached(key)) is not None:
         return cached
-    probe = measure_with()
+    probe = (measure_with or measure)()
     _save(key, probe)
     return probe
 
@@ -276,5 +278,5 @@ def speed_probe_or_none(*, remeasure: bool = False) -> SpeedProbe | None:
     """speed_probe, or None where it cannot be measured (no llama.cpp, no model to decode with)."""
     try:
         return speed_probe(remeasure=remeasure)
-    except (ProbeError, ImportError):
+    except (ProbeError, ImportError, OSError, ValueError):  # GGUFError is a ValueError
         return None

@@ -126,3 +126,14 @@ def test_the_environment_stands_in_for_the_measurement(monkeypatch: pytest.Monke
     monkeypatch.setenv(FAKE_ENV, "fast")
     with pytest.raises(ProbeError, match="GB/s"):
         speed_probe(measure_with=never)
+
+
+def test_a_probe_that_cannot_run_leaves_the_choice_without_a_figure(monkeypatch: pytest.MonkeyPatch) -> None:
+    import models.speed_probe as speed_probe_module
+    from models.gguf_reader import GGUFError
+
+    def broken(model: object = None) -> SpeedProbe:
+        raise GGUFError("not a GGUF file")
+
+    monkeypatch.setattr(speed_probe_module, "measure", broken)
+    assert speed_probe_module.speed_probe_or_none() is None
