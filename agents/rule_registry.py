@@ -168,10 +168,10 @@ RULES: tuple[Rule, ...] = (
        "bench/results/2026-11-26-crew-0.5b-plain-and-sampled", "tests/test_sampled_retries.py"),
     _R("candidates", _O, "a sampled retry decodes several candidates in one batch and tries each in turn",
        "tests/test_candidates.py", "tests/test_candidates.py"),
-    _R("test_judged_candidates", _O, "where failing project tests judge the request, each round decodes "
-       "several candidates in one batch, runs those tests then the suite on each, stops at the first that "
-       "passes, and starts the next round from the best", "tests/test_test_judged_candidates.py",
-       "tests/test_test_judged_candidates.py"),
+    _R("test_judged_candidates", _O, "where failing project tests judge the request, after a greedy first "
+       "try each round decodes several candidates in one batch, runs those tests then the suite on each, "
+       "stops at the first that passes, and starts the next round from the best",
+       "bench/results/2026-11-28-test-judged-candidates", "tests/test_test_judged_candidates.py"),
     _R("fresh_after_repeat", _O, "a retry that repeats an earlier try is asked again afresh at once",
        "bench/results/2026-11-25-crew-0.5b", "tests/test_fresh_after_repeat.py"),
     _R("asked_tests_stop", _O, "asked for tests that fail on code the run did not change, the run stops",

@@ -1,7 +1,8 @@
 """Rule test_judged_candidates: where the project's own failing tests judge the request ("this test
-fails, fix it"), each round decodes several candidates in one batch, runs each against those tests
-(them first, then the whole suite), and stops at the first that passes; a round none passes leaves
-its best candidate on disk, and the next round starts from it and its failure.
+fails, fix it"), round 1 is the greedy answer and each later round decodes several candidates in
+one batch; each is run against those tests (them first, then the whole suite), and the run stops
+at the first that passes; a round none passes leaves its best candidate on disk, and the next
+round starts from it and its failure.
 
 Agentless's shape (localise, sample repairs, validate each by running the tests). Measured on the
 1.5B: asked to fix a one-word bug its failing test points at, three sequential rounds changed
@@ -67,13 +68,16 @@ def judge_of(state: RunState, rules: RuleSwitches) -> list[str]:
 
 
 def candidate_settings(base: GenerationSettings, round_number: int, n: int) -> list[GenerationSettings]:
-    """Round 1's first candidate is the greedy answer the crew always gave; every other is sampled,
-    each with a seed of its own across the rounds."""
-    sampled = [
-        replace(base, temperature=TEMPERATURE, seed=base.seed + (round_number - 1) * n + i + 1)
+    """Round 1 is the greedy answer alone, streamed as the crew always gave it: shown the failure,
+    the 1.5B's greedy fix passed at 74 s, where decoding four together first took 386 s on the
+    loaded 2-core machine (bench/results/2026-11-28-test-judged-candidates). Each later round is
+    n samples, each with a seed of its own across the rounds."""
+    if round_number == 1:
+        return [base]
+    return [
+        replace(base, temperature=TEMPERATURE, seed=base.seed + (round_number - 2) * n + i + 1)
         for i in range(n)
     ]
-    return [base, *sampled[1:]] if round_number == 1 else sampled
 
 
 def run_judge(context: ToolContext, tests: list[str], before: TestResults | None) -> tuple[Check, int]:
@@ -101,24 +105,17 @@ def judged_round(crew: SearchHost, state: RunState) -> bool:
     """One round of the search; whether another may follow (False: a candidate passed)."""
     context, bus = state.context, crew.bus
     judge = judge_of(state, crew.rules)
-    n = crew.settings.candidates or CANDIDATES
-    gens = candidate_settings(crew.roles.coder.generation, state.round_number, n)
+    batch = crew.settings.candidates or CANDIDATES
+    gens = candidate_settings(crew.roles.coder.generation, state.round_number, batch)
+    n = len(gens)
     coder = replace(crew.roles.coder, generation=gens[0])
-    tried_before = (state.round_number - 1) * n
-    bus.emit(
-        Notice(
-            level="info",
-            message=f"Round {state.round_number} of {state.rounds}: decoding {n} candidates together"
-            f" (at most {state.rounds * n} in all, {tried_before} tried so far); each is tried on"
-            f" {', '.join(judge[:3])} first, then on the whole suite.",
-        )
-    )
+    bus.emit(Notice(level="info", message=_budget(state, judge, batch)))
     start = files_now(context)  # the files as this round found them: each candidate starts there
     state.echoed = False  # the search shows whole files: no focused retry
     tried: list[Tried] = []
     written_before = len(context.written)
     try:
-        state.problems = crew.coder_turn.run(state, coder, candidates=gens)
+        state.problems = crew.coder_turn.run(state, coder, candidates=gens if n > 1 else None)
         texts = crew.candidate_texts or ["" for _ in gens]
         for i, text in enumerate(texts):
             if i:
@@ -137,6 +134,18 @@ def judged_round(crew: SearchHost, state: RunState) -> bool:
         raise
     _start_from_best(crew, state, start, written_before, tried)
     return not state.passed
+
+
+def _budget(state: RunState, judge: list[str], batch: int) -> str:
+    """What this round tries, and what the search may still cost."""
+    tests = ", ".join(judge[:3]) + (" …" if len(judge) > 3 else "")
+    later = state.rounds - state.round_number
+    what = "one answer first" if state.round_number == 1 else f"{batch} candidates decoded together"
+    more = f"; {later} round(s) more of {batch} candidates decoded together if none passes" if later else ""
+    return (
+        f"Round {state.round_number} of {state.rounds}: {what}, each tried on {tests}, then on the"
+        f" whole suite; the first that passes ends the run{more}."
+    )
 
 
 def _try(crew: SearchHost, state: RunState, judge: list[str], written_before: int, i: int, n: int) -> Tried:
