@@ -201,3 +201,21 @@ def test_doctor_says_when_the_probe_ran_on_a_busy_machine() -> None:
     line = _machine_lines(busy.to_dict(), None)[0]
     assert line.startswith("Decode speed: 13.8 tokens/s on qwen2.5-coder-0.5b-q4_k_m by CPU time")
     assert "busy: it got 35% of a thread's time at load 7.45 on 2 cores, 4.8 tokens/s by the clock" in line
+
+
+def test_the_model_tab_button_falls_back_to_a_coder_it_can_fetch(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gui.model_tab as model_tab
+    from models.machine_coder import MachineChoice
+
+    choice = MachineChoice(LARGE, False, "the 1.5B decodes about 18 tokens/s here", [SMALL])
+    monkeypatch.setattr(model_tab, "machine_choice", lambda: choice)
+    tried: list[str] = []
+
+    def download(chosen: str, progress: object = None) -> str:
+        tried.append(chosen)
+        return "**Download failed:** no network" if chosen == LARGE else "Downloaded. Press Load to use it."
+
+    monkeypatch.setattr(model_tab.ModelActions, "download_model_with_progress", staticmethod(download))
+    said, selected = model_tab.ModelActions.fetch_best_coder(lambda *a, **k: None)
+    assert tried == [LARGE, SMALL] and selected["value"] == SMALL
+    assert "18 tokens/s" in said and "**Download failed:** no network" in said and "Press Load" in said
