@@ -254,6 +254,12 @@ def cmd_pick_model(args: argparse.Namespace) -> int:
     entry = catalog_entry(choice.model_id)
     assert entry is not None  # the choice comes from the catalog
     print(f"Model for this machine: {entry.title}. {choice.reason}")
+    probe = choice.cpu.probe if choice.cpu else None
+    if probe is not None and probe.busy:
+        print(
+            "The machine was busy while it was measured, which slows a decode beyond what CPU time "
+            "shows: `python app.py pick-model --fetch --reprobe` measures again when it is quieter."
+        )
     fetch = args.fetch and not args.no_fetch
     chosen = _saved_model_choice() if args.keep_choice else ""
     if chosen:

@@ -219,3 +219,15 @@ def test_the_model_tab_button_falls_back_to_a_coder_it_can_fetch(monkeypatch: py
     said, selected = model_tab.ModelActions.fetch_best_coder(lambda *a, **k: None)
     assert tried == [LARGE, SMALL] and selected["value"] == SMALL
     assert "18 tokens/s" in said and "**Download failed:** no network" in said and "Press Load" in said
+
+
+def test_pick_model_says_a_busy_measurement_can_be_taken_again(
+    no_gpu_here: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    busy = SpeedProbe(4.9e9, 4.3, SMALL, 398_000_000, None, 22.4, "", quiet_tokens_per_s=12.1, cpu_share=0.36)
+    monkeypatch.setattr("models.speed_probe.speed_probe_or_none", lambda remeasure=False: busy)
+    assert app.main(["pick-model", "--no-fetch"]) == 0
+    out = capsys.readouterr().out
+    assert "Model for this machine: Qwen2.5-Coder-0.5B-Instruct Q4_K_M." in out
+    assert "12.1 tokens/s on qwen2.5-coder-0.5b-q4_k_m (4.3 by the clock" in out
+    assert "pick-model --fetch --reprobe` measures again" in out
