@@ -162,7 +162,7 @@ def choose_cpu_coder(
         )
     return CpuChoice(
         chosen.model_id,
-        f"{probe_words(probe)} {chosen.title} would decode about {chosen.tokens_per_s:.0f} tokens/s "
+        f"{probe_words(probe)} {chosen.title} would decode about {chosen.tokens_per_s:.1f} tokens/s "
         f"(at least {MIN_TOKENS_PER_S:.0f} wanted: reading speed) and needs "
         f"{_gib(chosen.ram_needed_bytes)} with an 8192-token context ({_gib(ram_available)} free): "
         f"the largest {what} that does both.{skipped}",
