@@ -80,6 +80,9 @@ RULES: tuple[Rule, ...] = (
     _R("ask_missing_file", _P, "a request to change a file the project does not have, and not to make it, "
        "gets a question before anything is written", "tests/test_ask_missing_file.py",
        "tests/test_ask_missing_file.py"),
+    _R("ask_vague_request", _P, "a request that names nothing to change and nothing to check ('make it "
+       "faster') gets a question before anything is written", "tests/test_ask_vague_request.py",
+       "tests/test_ask_vague_request.py"),
     # ---- parse reply ----
     _R("path_lines_dropped", _A, "`# calc.py` lines the coder adds are not written into the file",
        "tests/test_path_lines_dropped.py", "tests/test_path_lines_dropped.py"),

@@ -9,8 +9,9 @@ COUNTING = (
     "def count_words(text):\n    return len(text.split(' '))\n\n\n"
     "def shout(text):\n    return text.upper()  # kept as it is\n"
 )
+# shout()'s code changed too: a comment dropped alone is put back as the answer is written.
 FIXED = COUNTING.replace("text.split(' ')", "text.split()").replace(
-    "text.upper()  # kept as it is", "text.upper()"
+    "return text.upper()  # kept as it is", "return str(text).upper()"
 )
 CHECKS = checks("assert count_words('a  b') == 2", "assert count_words('') == 0", "assert shout('a') == 'A'")
 REQUEST = "count_words in words.py miscounts several spaces. Fix it."
