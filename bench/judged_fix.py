@@ -134,6 +134,7 @@ def run_once(engine: Engine, task: Task, *, way: str, seed: int, rounds: int) ->
     with tempfile.TemporaryDirectory(prefix="bench-judged-") as folder:
         workspace = Path(folder)
         for rel, text in task.files.items():
+            (workspace / rel).parent.mkdir(parents=True, exist_ok=True)
             (workspace / rel).write_text(text)
         settings = CrewSettings(rounds=rounds, seed=seed, rules=RuleSwitches(WAYS[way]))
         bus = EventBus()
