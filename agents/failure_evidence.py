@@ -11,8 +11,10 @@ expects 6".
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath as Path
 
 # "____ test_total ____" opens one failure's section; "____ ERROR collecting test_a.py ____" too.
 _SECTION = re.compile(r"^_{3,} (.+?) _{3,}$")
@@ -150,3 +152,28 @@ def evidence(output: str, tests: list[str] | None = None, *, only: bool = False)
     wanted = [t for t in tests or [] if t in found]
     order = wanted + ([] if only else [t for t in found if t not in wanted])
     return "\n".join(found[t].text(t) for t in order[:MAX_TESTS])
+
+
+MAX_CALLED_CHARS = 2000
+
+
+def called_code(output: str, tests: list[str], sources: dict[str, str]) -> str:
+    """The project's functions and classes the failing lines of `tests` call, whole, by file: the
+    coder must see the line it is to change. Retrieved snippets of `balance()` stopped one line
+    above its bug (`total = entry.amount`), and every try was written blind to it."""
+    found = failures(output)
+    lines = [code for t in tests if t in found for _, code in found[t].frames]
+    called = {name for line in lines for name in re.findall(r"\b([A-Za-z_]\w*)\s*\(", line)}
+    shown: list[str] = []
+    for rel, text in sources.items():
+        if Path(rel).name.startswith("test_") or not called:
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name in called:
+                shown.append(f"{rel}:\n```python\n{ast.get_source_segment(text, node)}\n```")
+    text = "\n".join(shown)
+    return text if len(text) <= MAX_CALLED_CHARS else text[:MAX_CALLED_CHARS] + "\n…"

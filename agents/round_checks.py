@@ -9,7 +9,7 @@ from dataclasses import replace
 from agents.check_settling import CheckSettler
 from agents.crew_tools import Check, run_check, run_tests, run_written_checks, workspace_relative
 from agents.events import EventBus, Notice
-from agents.failure_evidence import evidence
+from agents.failure_evidence import called_code, evidence
 from agents.project_texts import ProjectTexts
 from agents.request_facts import is_test_file
 from agents.roles import checks_task
@@ -24,7 +24,7 @@ from agents.written_checks import (
     parse_checks,
     signatures,
 )
-from tools.workspace_files import WorkspaceFiles
+from tools.workspace_files import WorkspaceFiles, python_sources
 
 # (task, round, expected, enough) -> the reviewer's reply
 AskReviewer = Callable[..., str]
@@ -96,8 +96,11 @@ class RoundChecks:
         state.tests_before = TestResults.parse(before.stdout_tail, before.duration_s)
         judge = judged_tests(state.tests_before, state.facts)
         if state.tests_before is not None and judge and self.rules.on("failure_evidence"):
-            shown = evidence(workspace_relative(before.stdout_tail, state.context.root), judge, only=True)
-            state.tests_before = replace(state.tests_before, evidence=shown)
+            output = workspace_relative(before.stdout_tail, state.context.root)
+            state.tests_before = replace(state.tests_before, evidence=evidence(output, judge, only=True))
+            code = called_code(output, judge, python_sources(self.files))
+            if code:  # localised: the code the failing test calls, whole, before what search found
+                state.context_text = f"The code the failing test calls:\n{code}\n\n{state.context_text}"
         if state.tests_before is None and before.limit_hit not in (None, "stop"):
             self.bus.emit(
                 Notice(

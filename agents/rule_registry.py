@@ -75,8 +75,9 @@ RULES: tuple[Rule, ...] = (
     _R("focused_retry", _P, "after an unchanged answer, only the functions at issue are shown",
        "bench/results/2026-11-26-crew-1.5b-class-checks", "tests/test_focused_retry.py"),
     _R("failure_evidence", _P, "a failing test is shown as its assertion, the value got and the one "
-       "expected, and the project's own frames; round 1 of a request about failing tests sees them fail",
-       "tests/test_failure_evidence.py", "tests/test_failure_evidence.py"),
+       "expected, and the project's own frames; round 1 of a request about failing tests sees them fail, "
+       "and the code they call is shown whole", "bench/results/2026-11-28-test-judged-candidates",
+       "tests/test_failure_evidence.py"),
     _R("ask_missing_file", _P, "a request to change a file the project does not have, and not to make it, "
        "gets a question before anything is written", "tests/test_ask_missing_file.py",
        "tests/test_ask_missing_file.py"),

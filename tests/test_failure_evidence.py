@@ -110,3 +110,23 @@ def test_switched_off_round_one_is_shown_the_request_alone(project: Path) -> Non
         without=frozenset({"failure_evidence"}),
     )  # fmt: skip
     assert "expects 6" not in engine.calls_of("coder")[0].last
+
+
+def test_the_code_the_failing_test_calls_is_shown_whole_where_the_project_is_not(tmp_path: Path) -> None:
+    # bench.judged_fix's ledger: too big to be shown whole, and no file named; the coder saw
+    # retrieved snippets, which stopped one line above the bug.
+    from bench.judged_fix import TASKS
+
+    task = next(t for t in TASKS if t.name == "ledger")
+    for without in (frozenset(), frozenset({"failure_evidence"})):
+        folder = tmp_path / ("off" if without else "on")
+        for rel, text in task.files.items():
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            (folder / rel).write_text(text)
+        fixed = files(
+            ("ledger.py", task.files["ledger.py"].replace("total = entry.amount", "total += entry.amount"))
+        )
+        _, _, engine = crew(folder, task.request, coder=[fixed] * 4, without=without)
+        prompt = engine.calls_of("coder")[0].last
+        bug = "    for entry in entries:\n        total = entry.amount\n    return total"
+        assert ("The code the failing test calls:" in prompt and bug in prompt) is not bool(without)
