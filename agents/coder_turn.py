@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from agents.crew_tools import WriteFileTool
 from agents.events import EventBus, Notice
-from agents.file_blocks import FORMAT_RULES, FileBlock, file_blocks, repeats_a_block, unclosed_block
+from agents.file_blocks import FORMAT_RULES, FileBlock, file_blocks, refusals, repeats_a_block, unclosed_block
 from agents.focused_retry import focus_on, focus_rules, focus_text
 from agents.roles import Role, coder_task, plain_task
 from agents.round_versions import code_of
@@ -72,7 +72,9 @@ class CoderTurn:
                 state.context_text if on("retrieved_context") else "",
                 fix=not fresh and not focus,
                 rules=focus_rules(focus) if focus else FORMAT_RULES,
-                docs="\n\n".join(filter(None, [state.request_docs, self.evidence_before(state)])),
+                docs="\n\n".join(
+                    filter(None, [state.request_docs, self.evidence_before(state), localised(state)])
+                ),
             )
         )
         reply = self.ask(
@@ -109,12 +111,13 @@ class CoderTurn:
         """Writes a reply to the last prompt (one of its candidates) and returns its problems."""
         state.context.agent = "coder"
         expected, fallback, shown_files = self._shape
-        owners = self.rules.on("nameless_block_owner")
-        return self._write(state, file_blocks(reply, expected, fallback, shown_files, owners), reply)
+        owners, one_file = self.rules.on("nameless_block_owner"), self.rules.on("one_file_per_block")
+        blocks = file_blocks(reply, expected, fallback, shown_files, owners, one_file)
+        return self._write(state, blocks, reply, refusals(reply) if one_file else [])
 
-    def _write(self, state: RunState, blocks: list[FileBlock], reply: str) -> list[str]:
+    def _write(self, state: RunState, blocks: list[FileBlock], reply: str, refused: list[str]) -> list[str]:
         context = state.context
-        problems: list[str] = []
+        problems: list[str] = list(refused)  # blocks not written, each with its one-line reason
         if not blocks:
             cut = (
                 " Your reply was cut off inside its code block; write less." if unclosed_block(reply) else ""
@@ -231,3 +234,11 @@ class CoderTurn:
         root = self.files.root
         sizes = [(root / rel).stat().st_size for rel in names if (root / rel).is_file()]
         return names if sum(sizes) <= self.shown_chars else []
+
+
+def localised(state: RunState) -> str:
+    """Every round of a request judged by failing tests is told where the fix goes (rule
+    code_under_test): shown the whole small project, the 1.5B wrote the named test back unchanged
+    in every round and candidate, the bug one file over."""
+    before = state.tests_before
+    return before.localised if before is not None else ""

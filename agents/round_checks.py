@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from agents.check_settling import CheckSettler
+from agents.code_under_test import localisation_note, suspects
 from agents.crew_tools import Check, run_check, run_tests, run_written_checks, workspace_relative
 from agents.events import EventBus, Notice
 from agents.failure_evidence import called_code, evidence
@@ -15,7 +16,7 @@ from agents.request_facts import is_test_file
 from agents.roles import checks_task
 from agents.rule_registry import RuleSwitches
 from agents.run_state import RunState
-from agents.tests_before import TestResults, already_failing_notice, judged_tests
+from agents.tests_before import TestResults, already_failing_notice, judged_tests, test_file
 from agents.written_checks import (
     CheckOutcome,
     enough_checks,
@@ -101,6 +102,11 @@ class RoundChecks:
             code = called_code(output, judge, python_sources(self.files))
             if code:  # localised: the code the failing test calls, whole, before what search found
                 state.context_text = f"The code the failing test calls:\n{code}\n\n{state.context_text}"
+        if state.tests_before is not None and judge and self.rules.on("code_under_test"):
+            note = localisation_note(
+                suspects(judge, _passing(state.tests_before, judge), python_sources(self.files)), judge
+            )
+            state.tests_before = replace(state.tests_before, localised=note)
         if state.tests_before is None and before.limit_hit not in (None, "stop"):
             self.bus.emit(
                 Notice(
@@ -143,3 +149,9 @@ class RoundChecks:
         if not checks:
             self.bus.emit(Notice(level="info", message="The reviewer wrote no usable check: runs decide."))
         return checks
+
+
+def _passing(before: TestResults, judge: list[str]) -> list[str]:
+    """The tests of the judge's files that passed before the run: what they run is not the bug."""
+    files = {test_file(t) for t in judge}
+    return sorted(t for t in before.passed if test_file(t) in files)

@@ -78,6 +78,9 @@ RULES: tuple[Rule, ...] = (
        "expected, and the project's own frames; round 1 of a request about failing tests sees them fail, "
        "and the code they call is shown whole", "bench/results/2026-11-28-test-judged-candidates",
        "tests/test_failure_evidence.py"),
+    _R("code_under_test", _P, "a request judged by failing tests is told the tests are right and which "
+       "of the project's functions they run (and the passing ones do not) is where the fix goes",
+       "tests/test_code_under_test.py", "tests/test_code_under_test.py"),
     _R("ask_missing_file", _P, "a request to change a file the project does not have, and not to make it, "
        "gets a question before anything is written", "tests/test_ask_missing_file.py",
        "tests/test_ask_missing_file.py"),
@@ -164,7 +167,8 @@ RULES: tuple[Rule, ...] = (
        "bench/results/2026-11-26-crew-1.5b-put-back", "tests/test_put_back_unasked.py"),
     # ---- rounds ----
     _R("plan_retries", _O, "the planner plans each retry (off: it added time and nothing measured)",
-       "bench/results/2026-11-25-crew-1.5b-retries-without-planner", "tests/test_plan_retries.py", default=False),
+       "bench/results/2026-11-25-crew-1.5b-retries-without-planner", "tests/test_plan_retries.py",
+       default=False),
     _R("plain_retry", _O, "after round 1 fails on a one-file request, one plain round more",
        "bench/results/2026-11-26-humaneval-qwen2.5-coder-1.5b-plain-and-sampled",
        "tests/test_plain_retry.py"),

@@ -28,6 +28,8 @@ class TestResults:
     seconds: float = 0.0  # how long the run took (0: not known)
     # How the tests the request is about failed, as the coder is shown it (rule failure_evidence).
     evidence: str = ""
+    # Where the fix goes: the test is right, the code it runs is named (rule code_under_test).
+    localised: str = ""
 
     @classmethod
     def parse(cls, stdout: str, seconds: float = 0.0) -> TestResults | None:

@@ -17,3 +17,20 @@ def test_a_block_under_a_line_naming_two_files_is_written_to_neither() -> None:
     assert file_blocks(reply, [], one_file=False) == [
         FileBlock("models.py", "def total(xs):\n    return sum(xs)\n")
     ]
+
+
+def test_the_coder_is_told_why_and_the_rule_switches_off(tmp_path) -> None:
+    from tests.crew_script import crew
+
+    (tmp_path / "ledger.py").write_text("def total(xs):\n    return 0\n")
+    (tmp_path / "models.py").write_text("class Entry:\n    pass\n")
+    both = f"ledger.py, models.py\n{F}python\ndef total(xs):\n    return sum(xs)\n{F}\n"
+    _, _, engine = crew(tmp_path, "Fix total() in ledger.py so it sums xs", coder=[both, both], rounds=2)
+    retry = engine.calls_of("coder")[1].prompt
+    assert "a block is one file" in retry
+    assert "sum(xs)" not in (tmp_path / "models.py").read_text()
+    off = frozenset({"one_file_per_block"})
+    _, _, engine = crew(
+        tmp_path, "Fix total() in ledger.py so it sums xs", coder=[both, both], rounds=2, without=off
+    )
+    assert "a block is one file" not in engine.calls_of("coder")[1].prompt
