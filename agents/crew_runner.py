@@ -59,8 +59,7 @@ from agents.run_state import RunState
 from agents.test_search import judge_of, judged_round
 from agents.work_files import work_files
 from agents.written_checks import modules_of
-from models.chat_engine import ChatEngine
-from models.engine import GenerationSettings
+from models.chat_engine import ChatEngine, GenerationSettings
 from models.reply_budget import reply_budget_for
 from tools.run_snapshot import RunInfo, RunSnapshots, SnapshotError
 from tools.sandbox import RunLimits

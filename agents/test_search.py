@@ -26,7 +26,7 @@ from agents.round_versions import Version, files_now, restore_round, version_of
 from agents.rule_registry import RuleSwitches
 from agents.run_state import RunState
 from agents.tests_before import TestResults, judged_tests, test_file
-from models.engine import GenerationSettings
+from models.chat_engine import GenerationSettings
 from tools.sandbox import run_pytest
 
 CANDIDATES = 4  # on a CPU, four decoded together cost about two answers' time
