@@ -145,3 +145,27 @@ def localisation_note(found: list[Suspect], tests: list[str]) -> str:
     if len(tests) > 1:
         return f"The failing tests ({named}) are right: do not change them. The bug is in the project code they run, most likely {where}. Write the fixed {files} whole."  # noqa: E501
     return f"The failing test ({named}) is right: do not change it. The bug is in the project code it runs, most likely {where}. Write the fixed {files} whole."  # noqa: E501
+
+
+def test_sources(failing: list[str], sources: Mapping[str, str]) -> str:
+    """The failing tests' own code and the test-file helpers they call, as the coder is shown it
+    when only the code under test is its to write."""
+    shown: list[str] = []
+    for path in sorted({_test_name(t)[0] for t in failing}):
+        source = sources.get(path)
+        functions = _test_functions(source) if source else {}
+        names: list[str] = []
+        for test_id in failing:
+            test_path, name = _test_name(test_id)
+            if test_path == path:
+                names += [name, *sorted(n for n in _reached(name, functions) if n in functions and n != name)]
+        segments = [
+            ast.get_source_segment(source or "", functions[n]) for n in dict.fromkeys(names) if n in functions
+        ]
+        if segments:
+            shown.append(
+                f"{path} (the test; do not change it):\n```python\n"
+                + "\n\n".join(filter(None, segments))
+                + "\n```"
+            )
+    return "\n".join(shown)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from agents.check_settling import CheckSettler
-from agents.code_under_test import localisation_note, suspects
+from agents.code_under_test import localisation_note, suspects, test_sources
 from agents.crew_tools import Check, run_check, run_tests, run_written_checks, workspace_relative
 from agents.events import EventBus, Notice
 from agents.failure_evidence import called_code, evidence
@@ -103,10 +103,7 @@ class RoundChecks:
             if code:  # localised: the code the failing test calls, whole, before what search found
                 state.context_text = f"The code the failing test calls:\n{code}\n\n{state.context_text}"
         if state.tests_before is not None and judge and self.rules.on("code_under_test"):
-            note = localisation_note(
-                suspects(judge, _passing(state.tests_before, judge), python_sources(self.files)), judge
-            )
-            state.tests_before = replace(state.tests_before, localised=note)
+            self.localise(state, judge)
         if state.tests_before is None and before.limit_hit not in (None, "stop"):
             self.bus.emit(
                 Notice(
@@ -119,6 +116,18 @@ class RoundChecks:
             notice = already_failing_notice(state.tests_before, state.facts)
             if notice:
                 self.bus.emit(Notice(level="info", message=notice))
+
+    def localise(self, state: RunState, judge: list[str]) -> None:
+        """Rule code_under_test: the note that the tests are right and where the fix goes; with no
+        file named, the code under test is the coder's to write, the tests shown beside it."""
+        assert state.tests_before is not None
+        sources = python_sources(self.files)
+        found = suspects(judge, _passing(state.tests_before, judge), sources)
+        note = localisation_note(found, judge)
+        if found and not state.allowed_files:
+            state.allowed_files = sorted({s.path for s in found})
+            note = f"{note}\n{test_sources(judge, sources)}"
+        state.tests_before = replace(state.tests_before, localised=note)
 
     def example_checks(self, modules: list[str]) -> str:
         if not self.rules.on("docstring_examples"):

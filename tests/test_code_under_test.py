@@ -89,6 +89,9 @@ def test_the_coder_is_told_where_the_fix_goes_in_every_round(tmp_path) -> None:
     prompts = [call.prompt for call in engine.calls_of("coder")]
     assert len(prompts) >= 2
     assert all("ledger.py (Ledger.total)" in p and "do not change it" in p for p in prompts)
+    # named no file: the code under test is the coder's to write, the test is shown beside it
+    assert "(the test; do not change it)" in prompts[0] and "def make():" in prompts[0]
+    assert (tmp_path / "tests" / "test_ledger.py").read_text() == TESTS
     without = frozenset({"code_under_test"})
     _, _, engine = crew(
         tmp_path, "The test test_total fails, fix it.", coder=[echo] * 8, rounds=1, without=without

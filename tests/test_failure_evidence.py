@@ -126,7 +126,8 @@ def test_the_code_the_failing_test_calls_is_shown_whole_where_the_project_is_not
         fixed = files(
             ("ledger.py", task.files["ledger.py"].replace("total = entry.amount", "total += entry.amount"))
         )
-        _, _, engine = crew(folder, task.request, coder=[fixed] * 4, without=without)
+        # code_under_test off: on, it makes ledger.py the file to write, shown whole, bug and all
+        _, _, engine = crew(folder, task.request, coder=[fixed] * 4, without=without | {"code_under_test"})
         prompt = engine.calls_of("coder")[0].last
         bug = "    for entry in entries:\n        total = entry.amount\n    return total"
         assert ("The code the failing test calls:" in prompt and bug in prompt) is not bool(without)
