@@ -13,7 +13,9 @@ from tools.sandbox import RunLimits, run_pytest
 
 def _fixed(task: Task) -> dict[str, str]:
     return {
-        rel: text.replace(" = x\n", " += x\n").replace(" = price\n", " += price\n")
+        rel: text.replace(" = x\n", " += x\n")
+        .replace(" = price\n", " += price\n")
+        .replace("total = entry.amount\n", "total += entry.amount\n")
         for rel, text in task.files.items()
     }
 
@@ -23,6 +25,7 @@ def test_each_task_fails_as_given_and_passes_fixed(tmp_path: Path, task: Task) -
     for folder, contents in (("given", task.files), ("fixed", _fixed(task))):
         (tmp_path / folder).mkdir()
         for rel, text in contents.items():
+            (tmp_path / folder / rel).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / folder / rel).write_text(text)
     assert run_pytest(tmp_path / "given", ".", limits=RunLimits(wall_s=120)).exit_code == 1
     assert run_pytest(tmp_path / "fixed", ".", limits=RunLimits(wall_s=120)).exit_code == 0
