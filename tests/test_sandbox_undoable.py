@@ -23,7 +23,7 @@ from tools.sandbox._launcher import seccomp_program
 
 REPO = Path(__file__).resolve().parents[1]
 IS_LINUX = sys.platform.startswith("linux")
-linux_only = pytest.mark.skipif(not IS_LINUX, reason="Linux mechanisms")
+linux_only = pytest.mark.skipif(not IS_LINUX, reason="namespaces, seccomp and cgroups are Linux-only")
 NOT_APPLIED = "made by the program, not applied"
 
 
@@ -97,7 +97,7 @@ def test_apply_back_takes_only_what_undo_can_take_back(ws: Path) -> None:
     result = run_python(ws, rel)
     assert result.exit_code == 0, result.stderr_tail
     if not staged():
-        pytest.skip("no staging here")
+        pytest.skip("the sandbox cannot stage here (no user namespaces): apply-back does not run")
     assert (ws / "result.txt").read_text() == "kept\n" and result.applied == ("result.txt",)
     assert (ws / "env" / "site.py").read_text() == "# the user's\n"
     for gone in ("__pycache__", "evil.pth", "env/new.pth", ".github", ".pdbrc"):
@@ -129,7 +129,7 @@ def test_deletions_undo_could_not_restore_are_not_applied(ws: Path) -> None:
     result = run_python(ws, rel)
     assert result.exit_code == 0, result.stderr_tail
     if not staged():
-        pytest.skip("no staging here")
+        pytest.skip("the sandbox cannot stage here (no user namespaces): apply-back does not run")
     assert result.deleted == ("old.txt",) and not (ws / "old.txt").exists()
     for kept in ("pkg/.venv/pyvenv.cfg", "tool/lib.py", ".env"):
         assert (ws / kept).is_file(), kept
@@ -175,7 +175,7 @@ def test_applied_files_are_dated_when_applied(ws: Path) -> None:
     result = run_python(ws, rel)
     assert result.exit_code == 0, result.stderr_tail
     if not staged():
-        pytest.skip("no staging here: the program's own dates stand")
+        pytest.skip("the sandbox cannot stage here (no user namespaces): the program writes the workspace itself")
     assert (ws / "same.txt").read_text() == "xyz\n"
     for name in ("same.txt", "future.txt"):
         assert started <= (ws / name).stat().st_mtime <= time.time() + 5, name
@@ -197,7 +197,7 @@ def test_io_uring_and_memfd_secret_are_refused(ws: Path) -> None:
     result = run_python(ws, rel)
     assert result.exit_code == 0, result.stderr_tail
     if os.uname().machine not in ("x86_64", "aarch64") or "seccomp" not in " ".join(result.enforced):
-        pytest.skip(f"no seccomp filter here: {result.enforced}")
+        pytest.skip(f"no seccomp filter for this CPU or kernel: {result.enforced}")
     said = dict(line.split(" ", 1) for line in result.stdout_tail.splitlines())
     assert said["uring"] == f"-1 {errno.EPERM}" and said["secret"] == f"-1 {errno.ENOSYS}", said
 

@@ -16,7 +16,7 @@ from tools.run_snapshot import RunSnapshots, journal_applied
 from tools.sandbox import run_python
 from tools.workspace_files import WorkspaceFiles
 
-linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="staging is Linux's")
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="staging uses Linux user namespaces")
 
 
 @pytest.fixture
