@@ -14,6 +14,8 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from agents.request_facts import is_user_test
+
 
 @dataclass(frozen=True)
 class Suspect:
@@ -96,17 +98,12 @@ def _test_name(test_id: str) -> tuple[str, str]:
     return path, name.split("[", 1)[0]
 
 
-def suspects(
-    failing: list[str], passing: list[str], sources: Mapping[str, str], is_test: object = None
-) -> list[Suspect]:
+def suspects(failing: list[str], passing: list[str], sources: Mapping[str, str]) -> list[Suspect]:
     """The project code the failing tests run, most suspicious first. `failing`, `passing`: pytest
-    ids ("tests/test_a.py::test_x"); `sources`: every project .py file's text, tests included;
-    `is_test`: rel -> bool (default: agents.request_facts.is_user_test)."""
-    if is_test is None:
-        from agents.request_facts import is_user_test as is_test
+    ids ("tests/test_a.py::test_x"); `sources`: every project .py file's text, tests included."""
     definitions: dict[str, list[tuple[str, str]]] = {}
     for path, source in sources.items():
-        if is_test(path):  # type: ignore[operator]
+        if is_user_test(path):
             continue
         for called, qualified in _definitions(path, source).items():
             definitions.setdefault(called, []).append((path, qualified))

@@ -96,14 +96,16 @@ class RoundChecks:
         before = run_tests(state.context, None).result
         state.tests_before = TestResults.parse(before.stdout_tail, before.duration_s)
         judge = judged_tests(state.tests_before, state.facts)
+        # Read once for both localising rules (each used to read every project file itself).
+        sources = python_sources(self.files) if state.tests_before is not None and judge else {}
         if state.tests_before is not None and judge and self.rules.on("failure_evidence"):
             output = workspace_relative(before.stdout_tail, state.context.root)
             state.tests_before = replace(state.tests_before, evidence=evidence(output, judge, only=True))
-            code = called_code(output, judge, python_sources(self.files))
+            code = called_code(output, judge, sources)
             if code:  # localised: the code the failing test calls, whole, before what search found
                 state.context_text = f"The code the failing test calls:\n{code}\n\n{state.context_text}"
         if state.tests_before is not None and judge and self.rules.on("code_under_test"):
-            self.localise(state, judge)
+            self.localise(state, judge, sources)
         if state.tests_before is None and before.limit_hit not in (None, "stop"):
             self.bus.emit(
                 Notice(
@@ -117,11 +119,10 @@ class RoundChecks:
             if notice:
                 self.bus.emit(Notice(level="info", message=notice))
 
-    def localise(self, state: RunState, judge: list[str]) -> None:
+    def localise(self, state: RunState, judge: list[str], sources: dict[str, str]) -> None:
         """Rule code_under_test: the note that the tests are right and where the fix goes; with no
         file named, the code under test is the coder's to write, the tests shown beside it."""
         assert state.tests_before is not None
-        sources = python_sources(self.files)
         found = suspects(judge, _passing(state.tests_before, judge), sources)
         note = localisation_note(found, judge)
         if found and not state.allowed_files:
