@@ -317,7 +317,14 @@ def cmd_models(_: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from gui.launch_guard import LaunchError, ensure_port_free, parse_auth, require_auth_off_loopback
+    from gui.launch_guard import (
+        LaunchError,
+        ensure_port_free,
+        is_loopback,
+        launch_host,
+        parse_auth,
+        require_auth_off_loopback,
+    )
 
     remote = remote_settings(args)  # bad backend flags end here, before anything starts
     try:
@@ -331,10 +338,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from gui.startup_splash import StartupSplash
 
     # A new key each launch, even on loopback: only a tab opened with this address (or a script
-    # given the key) can drive the IDE; other local pages and programs' requests are refused.
+    # given the key) can drive the IDE; other local pages and programs' requests are refused. The
+    # browser reaches it under this launch's own name (lc-<random>.localhost), where the key's
+    # cookie goes to no other local server: cookies ignore ports.
     token = new_token()
-    url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
-    url += f"?{TOKEN_PARAM}={token}"
+    own_name = launch_host(args.host)
+    shown = own_name or ("127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host)
+    url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{args.port}/?{TOKEN_PARAM}={token}"
     try:
         splash: StartupSplash | None = StartupSplash(
             args.host, args.port, "Loading the interface; the model loads in the background."
@@ -373,7 +383,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             token,
             args.port,
             login_backoff(dict(os.environ)) if auth else None,
-            host_check(args.host),
+            host_check(args.host, own_name),
+            own_name if is_loopback(args.host) else None,  # off loopback other machines' names count too
         ),
         **launch_kwargs(),
     )

@@ -90,7 +90,8 @@ def launch(args: argparse.Namespace) -> tuple[subprocess.Popen, str]:
     app = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True, env=env)
     assert app.stdout is not None
     for line in app.stdout:
-        if found := re.search(rf"(http://127\.0\.0\.1:{args.port}/\S*)", line):
+        # The printed address names this launch's own host (lc-<random>.localhost), which chromium resolves.
+        if found := re.search(rf"LocalCrew on (http://\S+:{args.port}/\S*)", line):
             return app, found.group(1)
     raise SystemExit(f"the app ended before printing its address; see {args.app_log}")
 

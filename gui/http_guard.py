@@ -5,8 +5,11 @@ is no fence: any page the user opens (a dev server on localhost:9999, a notebook
 re-points its name at 127.0.0.1) can send requests to it. So every request must carry this
 launch's key (the address printed at start carries it once; the answer sets an HttpOnly,
 SameSite=Strict cookie) and, when a browser says where it comes from, come from the IDE's own
-origin. The guard is ASGI middleware placed outside all of Gradio's (its CORS middleware too),
-so it covers every route: the page, the API, the queue, uploads, file routes and static files.
+origin. On loopback the cookie is host-only on this launch's own name (`lc-<random>.localhost`,
+gui/launch_guard.launch_host) and counts only on requests to that name and port: cookies ignore
+ports, and one set on 127.0.0.1 went to every local server the user visited. The guard is ASGI
+middleware placed outside all of Gradio's (its CORS middleware too), so it covers every route:
+the page, the API, the queue, uploads, file routes and static files.
 """
 
 from __future__ import annotations
@@ -170,12 +173,34 @@ class HttpGuard:
     # start-up once and answers true/false).
     _LAUNCH_PROBES = frozenset({("HEAD", "/"), ("GET", "/gradio_api/startup-events")})
 
-    def __init__(self, app: Any, token: str, port: int, backoff: LoginBackoff | None = None) -> None:
+    def __init__(
+        self,
+        app: Any,
+        token: str,
+        port: int,
+        backoff: LoginBackoff | None = None,
+        cookie_host: str | None = None,
+    ) -> None:
         self.app, self.token, self.cookie, self.backoff = app, token, cookie_name(port), backoff
+        self.port = port
+        # Where the key may be a cookie: this host name only (None: any, off loopback, where the
+        # browsers of other machines name this one as they can and --auth guards too).
+        self.cookie_host = cookie_host.lower() if cookie_host else None
         self._login_locks: dict[str, asyncio.Lock] = {}
 
+    def _cookie_host_asked(self, headers: dict[str, str]) -> bool:
+        """Whether the request names this launch's own host and port (or no such host is set)."""
+        if self.cookie_host is None:
+            return True
+        name, _, port = headers.get("host", "").strip().lower().rpartition(":")
+        if not name or not port.isdigit():  # no port: only port 80 leaves it out
+            name, port = headers.get("host", "").strip().lower(), "80"
+        return name == self.cookie_host and int(port) == self.port
+
     def _has_key(self, headers: dict[str, str]) -> bool:
-        given = headers.get(TOKEN_HEADER) or _cookies(headers.get("cookie", "")).get(self.cookie, "")
+        given = headers.get(TOKEN_HEADER)
+        if not given and self._cookie_host_asked(headers):
+            given = _cookies(headers.get("cookie", "")).get(self.cookie, "")
         return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -192,6 +217,9 @@ class HttpGuard:
         given = dict(query).get(TOKEN_PARAM)
         if given is not None and hmac.compare_digest(given.encode(), self.token.encode()):
             if scope["type"] == "http" and method == "GET":
+                if not self._cookie_host_asked(headers):
+                    await self._to_own_host(scope, send)  # the key becomes a cookie there only
+                    return
                 await self._set_cookie_and_redirect(scope, send, query)
                 return
         elif not self._has_key(headers):
@@ -222,6 +250,21 @@ class HttpGuard:
         headers = [
             (b"location", location.encode("latin-1")),
             (b"set-cookie", cookie.encode("latin-1")),
+            (b"cache-control", b"no-store"),
+            (b"referrer-policy", b"no-referrer"),
+            (b"content-length", b"0"),
+        ]
+        await send({"type": "http.response.start", "status": 303, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def _to_own_host(self, scope: dict[str, Any], send: Any) -> None:
+        """The key's address under 127.0.0.1 or localhost: the same address under this launch's
+        own name (only a request with the key gets here, so only its holder learns the name)."""
+        query = scope.get("query_string", b"").decode("latin-1")
+        path = scope.get("root_path", "") + scope.get("path", "/")
+        location = f"http://{self.cookie_host}:{self.port}{path}" + (f"?{query}" if query else "")
+        headers = [
+            (b"location", location.encode("latin-1")),
             (b"cache-control", b"no-store"),
             (b"referrer-policy", b"no-referrer"),
             (b"content-length", b"0"),
@@ -281,13 +324,17 @@ def outermost(wrap: Callable[[Any], Any]) -> Callable[[Any], contextlib.Abstract
 
 
 def guarded_app_kwargs(
-    token: str, port: int, backoff: LoginBackoff | None, host_check: Callable[[Any], Any] | None = None
+    token: str,
+    port: int,
+    backoff: LoginBackoff | None,
+    host_check: Callable[[Any], Any] | None = None,
+    cookie_host: str | None = None,
 ) -> dict[str, Any]:
     """Gradio's launch(app_kwargs=...): the guard outside everything, and outside it the host check
     (a wrong Host is answered as such, before the key is asked for)."""
 
     def wrap(stack: Any) -> Any:
-        guarded = HttpGuard(stack, token, port, backoff)
+        guarded = HttpGuard(stack, token, port, backoff, cookie_host)
         return host_check(guarded) if host_check is not None else guarded
 
     return {"lifespan": outermost(wrap)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import ipaddress
 import os
+import secrets
 import socket
 from collections.abc import Callable
 from typing import Any
@@ -65,6 +66,23 @@ def ensure_port_free(host: str, port: int) -> None:
 
 # Names a browser may use for a server that listens on loopback only.
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+# Binds whose port a browser reaches as NAME.localhost (Chromium and Firefox resolve every
+# *.localhost name to loopback by themselves, without asking DNS or /etc/hosts).
+_NAMED_BINDS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0", "::"})
+
+
+def launch_host(bind_host: str) -> str | None:
+    """This launch's own host name for the browser, `lc-<random>.localhost`; None where a browser
+    on this machine cannot reach the server under it (a bind to another address).
+
+    Cookies ignore ports: a key cookie set on 127.0.0.1 went to every server on any port of
+    127.0.0.1 the user visited. A host-only cookie on a name no other server is reached under
+    goes to this IDE alone. The name is random, not `lc-PORT`: a local server that knew it could
+    send the browser to that name on its own port, and receive the cookie there.
+    """
+    if bind_host.strip("[]").lower() not in _NAMED_BINDS:
+        return None
+    return f"lc-{secrets.token_hex(8)}.localhost"
 
 
 def host_name(header: str) -> str:
@@ -99,15 +117,17 @@ async def _refuse(scope: dict[str, Any], send: Any, header: str) -> None:
     if scope["type"] == "websocket":
         await send({"type": "websocket.close", "code": 1008})
         return
-    body = f"LocalCrew answers only as 127.0.0.1 or localhost, not as {header!r}.\n".encode()
+    # The launch's own name is not said: a rebound page reads this answer as its own.
+    body = f"LocalCrew answers only as 127.0.0.1 or localhost (or its printed address), not {header!r}.\n"
+    body = body.encode()
     headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": 400, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
-def host_check(host: str) -> Callable[[Any], Any] | None:
+def host_check(host: str, launch_name: str | None = None) -> Callable[[Any], Any] | None:
     """Wraps an ASGI app in the host check on loopback; off it, credentials guard (None)."""
     if not is_loopback(host):
         return None
-    allowed = LOOPBACK_NAMES | {host_name(host)}
-    return lambda app: LoopbackHostOnly(app, allowed)
+    allowed = LOOPBACK_NAMES | {host_name(host)} | ({launch_name.lower()} if launch_name else set())
+    return lambda app: LoopbackHostOnly(app, frozenset(allowed))

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from bench.child_process import free_port, stop
 from gui.http_guard import TOKEN_HEADER, cookie_name
@@ -55,18 +56,30 @@ class RunningApp:
 
     @property
     def cookies(self) -> dict[str, str]:
-        """The cookie the page gets after opening `url`."""
+        """The cookie the page gets after opening `url` (sent to `page_url`'s host only)."""
         return {cookie_name(self.port): self.token}
 
+    @property
+    def page_url(self) -> str:
+        """Where the browser's tab ends up: `url`'s own host (this launch's name), without the key."""
+        parts = urlsplit(self.url)
+        return f"{parts.scheme}://{parts.netloc}/"
+
+    @property
+    def page_host(self) -> str:
+        """The Host header of the page's own requests: this launch's name and port."""
+        return urlsplit(self.url).netloc
+
     def client(self, **kwargs: object) -> Any:
-        """A gradio_client.Client that drives the app as its page does (with the page's cookie)."""
+        """A gradio_client.Client that drives the app as a script does (with the key's header: the
+        page's cookie counts only under this launch's own host name, which Python cannot resolve)."""
         from gradio_client import Client
 
         kwargs.setdefault("verbose", False)
         # httpx's 5 s default timed out fetching the page's config on a loaded machine: a deadline
         # here is for a hung server, not a slow one.
-        httpx_kwargs = {"cookies": self.cookies, "timeout": 300}
-        return Client(self.base_url, httpx_kwargs=httpx_kwargs, **kwargs)  # type: ignore[arg-type]
+        kwargs.setdefault("headers", {TOKEN_HEADER: self.token})
+        return Client(self.base_url, httpx_kwargs={"timeout": 300}, **kwargs)  # type: ignore[arg-type]
 
 
 _PRINTED_URL = re.compile(r"LocalCrew on (http://\S+\?token=(\S+)) ")

@@ -120,6 +120,9 @@ def test_the_loopback_server_answers_only_to_this_machines_names(tmp_path: Path)
             status, body = _status_for_host(port, f"attacker.example:{port}", path, token=app.token)
             assert status == 400 and "127.0.0.1 or localhost" in body, (path, status)
         assert _status_for_host(port, f"127.0.0.1.attacker.example:{port}", token=app.token)[0] == 400
+        # This launch's own name (what the browser opens) is this machine; another *.localhost is not.
+        assert _status_for_host(port, app.page_host, token=app.token)[0] == 200
+        assert _status_for_host(port, f"lc-0123456789abcdef.localhost:{port}", token=app.token)[0] == 400
 
 
 def test_host_names_are_read_without_their_port() -> None:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -42,10 +43,16 @@ def _request(
     body: bytes | None = None,
     *,
     cookie: bool = False,
+    host: str | None = None,
 ) -> tuple[int, dict[str, str], str]:
+    """`cookie`: with the page's cookie, asked as the page asks: under this launch's own name
+    (`host` asks under another, as a replayed cookie would)."""
     headers = dict(headers or {})
     if cookie:
         headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in app.cookies.items())
+        headers.setdefault("Host", host or app.page_host)
+    elif host is not None:
+        headers["Host"] = host
     connection = http.client.HTTPConnection("127.0.0.1", app.port, timeout=30)
     try:
         connection.request(method, path, body=body, headers=headers)
@@ -112,8 +119,8 @@ def test_every_route_without_the_key_is_refused_with_one_line_saying_what_to_ope
 
 
 def test_the_printed_address_sets_a_strict_http_only_cookie_and_the_page_loads(app: RunningApp) -> None:
-    path = app.url.split(str(app.port), 1)[1]  # "/?token=..."
-    status, headers, _ = _request(app, "GET", path)
+    path = "/?" + urlsplit(app.url).query  # "/?token=..."
+    status, headers, _ = _request(app, "GET", path, host=app.page_host)
     assert status == 303 and headers["location"] == "/"  # the key leaves the address bar
     cookie = headers["set-cookie"]
     assert cookie.startswith(f"{next(iter(app.cookies))}={app.token};")
@@ -122,11 +129,11 @@ def test_the_printed_address_sets_a_strict_http_only_cookie_and_the_page_loads(a
     assert status == 200 and "<html" in page.lower()
     assert headers.get("x-frame-options") == "SAMEORIGIN"  # no other page shows it in a frame
     # The page's own requests: same origin, with the cookie.
-    same = {"Origin": app.base_url.rstrip("/"), "Sec-Fetch-Site": "same-origin", **JSON}
+    same = {"Origin": app.page_url.rstrip("/"), "Sec-Fetch-Site": "same-origin", **JSON}
     stop = _join(_fn_index(app, "stop"), [])
     status, headers, _ = _request(app, "POST", "/gradio_api/queue/join", same, stop, cookie=True)
     assert status == 200, status
-    assert headers.get("access-control-allow-origin") == app.base_url.rstrip("/")
+    assert headers.get("access-control-allow-origin") == app.page_url.rstrip("/")
 
 
 def test_gradio_client_with_the_pages_cookie_works(app: RunningApp) -> None:
@@ -176,7 +183,7 @@ def test_a_cross_site_multipart_upload_is_refused(app: RunningApp) -> None:
         )
         assert status == 403 and "access-control-allow-origin" not in answer, (extra, status, text)
     # The page's own upload still works.
-    own = {**headers, "Origin": app.base_url.rstrip("/"), "Sec-Fetch-Site": "same-origin"}
+    own = {**headers, "Origin": app.page_url.rstrip("/"), "Sec-Fetch-Site": "same-origin"}
     status, _, text = _request(app, "POST", "/gradio_api/upload", own, body, cookie=True)
     assert status == 200 and "authorized_keys" in text, text
 
@@ -216,7 +223,7 @@ def test_a_page_on_another_local_port_cannot_drive_the_ide_in_a_real_browser(app
     from bench.child_process import free_port
     from tests.test_gui_browser import CHROMIUM_ARGS, chromium_path
 
-    page_html = EVIL_PAGE.format(ide=app.base_url).encode()
+    page_html = EVIL_PAGE.format(ide=app.page_url).encode()
 
     class Evil(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
@@ -236,10 +243,10 @@ def test_a_page_on_another_local_port_cannot_drive_the_ide_in_a_real_browser(app
             try:
                 page = browser.new_page()
                 page.goto(app.url)  # the user's own tab: the key becomes the cookie
-                assert page.url == app.base_url and "403" not in page.title()
+                assert page.url == app.page_url and "403" not in page.title()
                 assert any(c["name"] == next(iter(app.cookies)) for c in page.context.cookies())
                 page.goto(f"http://127.0.0.1:{evil_port}/")
-                result = page.evaluate(ATTACK_JS, app.base_url)
+                result = page.evaluate(ATTACK_JS, app.page_url)
                 assert result == {"config": "blocked", "upload": "blocked"}, result
                 with page.expect_navigation():  # a plain form post, top level
                     page.evaluate("document.getElementById('f').submit()")
@@ -249,6 +256,71 @@ def test_a_page_on_another_local_port_cannot_drive_the_ide_in_a_real_browser(app
         evil.shutdown()
     uploads: Path = app.uploads  # type: ignore[attr-defined]
     assert not list(uploads.rglob("stolen-upload.txt")), "a cross-origin upload was accepted"
+
+
+def test_the_key_is_a_cookie_of_this_launchs_own_host_name_only(app: RunningApp) -> None:
+    """Cookies ignore ports: a key cookie on 127.0.0.1 went to every local server on any port, and
+    replayed from there it drove the IDE. The browser now opens this launch's own name, the cookie
+    is host-only there, and elsewhere it does not count."""
+    name, _, port = app.page_host.rpartition(":")
+    assert name.startswith("lc-") and name.endswith(".localhost") and int(port) == app.port, app.url
+    for other in (f"127.0.0.1:{app.port}", f"localhost:{app.port}", f"{name}:1", name):
+        status, headers, text = _request(app, "GET", "/config", cookie=True, host=other)
+        assert status == 403 and text == NO_KEY_MESSAGE, (other, status)
+    assert _request(app, "GET", "/config", cookie=True)[0] == 200  # the page's own host and port
+    assert _request(app, "GET", "/config", {TOKEN_HEADER: app.token})[0] == 200  # scripts: anywhere
+    # The key's address under 127.0.0.1 sets no cookie there: it goes on to the launch's own name.
+    query = urlsplit(app.url).query
+    status, headers, _ = _request(app, "GET", f"/?{query}", host=f"127.0.0.1:{app.port}")
+    assert status == 303 and "set-cookie" not in headers
+    assert headers["location"] == f"{app.page_url}?{query}"
+
+
+def test_a_server_on_another_loopback_port_never_receives_the_key_in_a_real_browser(app: RunningApp) -> None:
+    """The issue's leak as chromium makes it: the IDE is open (its cookie is set), then the user
+    visits servers on other ports of 127.0.0.1 and localhost; none may be sent the key."""
+    import http.server
+    import socketserver
+
+    from playwright.sync_api import sync_playwright
+
+    from bench.child_process import free_port
+    from tests.test_gui_browser import CHROMIUM_ARGS, chromium_path
+
+    received: list[str] = []
+
+    class Other(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            received.append(self.headers.get("Cookie") or "")
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<!doctype html><title>other</title>")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    other_port = free_port()
+    with socketserver.TCPServer(("127.0.0.1", other_port), Other) as other:
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page()
+                page.goto(app.url)  # chromium resolves lc-<random>.localhost to loopback itself
+                assert page.url == app.page_url, page.url
+                page.wait_for_selector("#request textarea", timeout=180_000)  # the IDE, loaded
+                cookies = page.context.cookies()
+                key = [c for c in cookies if c["name"] == next(iter(app.cookies))]
+                assert key and key[0]["domain"] == urlsplit(app.page_url).hostname, cookies
+                for host in ("127.0.0.1", "localhost"):
+                    page.goto(f"http://{host}:{other_port}/")
+                    assert page.title() == "other"
+            finally:
+                browser.close()
+        other.shutdown()
+    assert len(received) >= 2  # both pages (and their favicons)
+    assert not any(app.token in cookie for cookie in received), received
 
 
 def test_a_raw_queue_call_to_the_editors_private_handler_needs_the_pages_key(app: RunningApp) -> None:

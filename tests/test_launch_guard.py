@@ -37,3 +37,15 @@ def test_a_listening_port_is_refused_with_a_clear_message() -> None:
         port = busy.getsockname()[1]
         with pytest.raises(LaunchError, match=f"Port {port} on 127.0.0.1 is already in use"):
             ensure_port_free("127.0.0.1", port)
+
+
+def test_each_launch_has_its_own_localhost_name_where_a_browser_reaches_the_server_by_it() -> None:
+    """The key's cookie is host-only on this name: a random one, so no other local server can ask
+    the browser for it under that name on its own port."""
+    from gui.launch_guard import launch_host
+
+    names = {launch_host(host) for host in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "127.0.0.1")}
+    assert len(names) == 5 and None not in names
+    for name in names:
+        assert name is not None and name.startswith("lc-") and name.endswith(".localhost") and len(name) < 64
+    assert launch_host("192.168.1.5") is None and launch_host("127.0.0.2") is None  # not reached by it
