@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 
 from tests.test_sandbox_staging import staged
-from tools.run_snapshot import RunSnapshots, journal_applied
+from tools.run_snapshot import RunSnapshots, UndoConflictError, journal_applied
 from tools.sandbox import run_python
 from tools.workspace_files import WorkspaceFiles
 
-linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="staging uses Linux user namespaces")
+linux_only = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="staging uses Linux user namespaces"
+)
 
 
 @pytest.fixture
@@ -79,3 +81,69 @@ def test_apply_back_journals_into_the_run_in_progress_only(ws: Path, tmp_path: P
     snaps.end_run(run_id)
     journal_applied(ws, ["late.txt"])  # the run has ended: not its write
     assert "late.txt" not in log.read_text()
+
+
+# ---------- the user's edit and the run's write on the same file ----------
+
+
+def test_an_edit_saved_during_the_run_after_its_write_is_merged_not_wiped(ws: Path) -> None:
+    """The run wrote code.py, then the user saved code.py (another line) before the run ended: the
+    journal knew only the path, so Undo put the file back to before the run and the edit was gone."""
+    (ws / "code.py").write_text("def f():\n    return 1\n\n\ndef g():\n    return 'g'\n")
+    snaps = RunSnapshots(ws)
+    run_id = snaps.begin_run("change f")
+    WorkspaceFiles(ws, before_write=snaps.record_write).write_text(
+        "code.py", "def f():\n    return 2\n\n\ndef g():\n    return 'g'\n"
+    )
+    (ws / "code.py").write_text("def f():\n    return 2\n\n\ndef g():\n    return 'mine'\n")  # the editor
+    snaps.end_run(run_id)
+    undone = snaps.undo(run_id)
+    assert (ws / "code.py").read_text() == "def f():\n    return 1\n\n\ndef g():\n    return 'mine'\n"
+    assert undone.merged == ["code.py"] and "merged with later edits (code.py)" in undone.summary()
+
+
+def test_an_edit_during_the_run_on_the_lines_it_wrote_stops_the_undo_and_stays(ws: Path) -> None:
+    snaps = RunSnapshots(ws)
+    run_id = snaps.begin_run("change f")
+    WorkspaceFiles(ws, before_write=snaps.record_write).write_text("code.py", "def f():\n    return 2\n")
+    mine = "def f():\n    return 3  # mine\n"
+    (ws / "code.py").write_text(mine)
+    snaps.end_run(run_id)
+    with pytest.raises(UndoConflictError, match=r"code\.py \(line 2\)"):
+        snaps.undo(run_id)
+    assert (ws / "code.py").read_text() == mine  # nothing changed: the user's bytes are where they were
+
+
+def test_a_version_saved_during_the_run_that_the_run_then_wrote_over_is_what_undo_puts_back(ws: Path) -> None:
+    """The user saved code.py while the run went on, and the run's write then replaced it: the user's
+    bytes were in no snapshot, and Undo put back the file from before the run."""
+    snaps = RunSnapshots(ws)
+    run_id = snaps.begin_run("change f")
+    mine = "def f():\n    return 1  # checked by hand\n"
+    (ws / "code.py").write_text(mine)  # the editor, before the coder's write
+    WorkspaceFiles(ws, before_write=snaps.record_write).write_text("code.py", "def f():\n    return 2\n")
+    snaps.end_run(run_id)
+    for _ in range(2):  # each later run prunes the store's objects: the user's version outlives it
+        other = snaps.begin_run("later")
+        snaps.end_run(other)
+    undone = snaps.undo(run_id)
+    assert (ws / "code.py").read_text() == mine
+    assert undone.yours == ["code.py"] and "as you saved them during the run" in undone.summary()
+    snaps.redo(run_id)
+    assert (ws / "code.py").read_text() == "def f():\n    return 2\n"
+
+
+@linux_only
+def test_a_file_applied_back_then_edited_during_the_run_is_kept_and_named(ws: Path) -> None:
+    if not staged():
+        pytest.skip("without staging the program writes the workspace itself: undo takes back all")
+    snaps = RunSnapshots(ws)
+    run_id = snaps.begin_run("make out.txt")
+    result = run_python(ws / "sub", program(ws / "sub", "open('out.txt', 'w').write('made\\n')\n"))
+    assert result.exit_code == 0 and "out.txt" in result.applied, result
+    (ws / "sub" / "out.txt").write_text("made\nand my notes\n")  # the user, before the run ended
+    snaps.end_run(run_id)
+    undone = snaps.undo(run_id)
+    assert (ws / "sub" / "out.txt").read_text() == "made\nand my notes\n"
+    assert any(line.startswith("sub/out.txt: changed again after the run") for line in undone.not_restored)
+    assert "could not be restored" in undone.summary()

@@ -16,6 +16,9 @@ Layout:
                               the commit point of begin_run (a run without it never started)
     runs/<id>/journal.log     paths the crew's write tool touched (one JSON string a line)
     runs/<id>/applied.log     paths a sandboxed program's apply-back wrote, deleted or made
+    runs/<id>/wrote.log       {"path", "sha"}: the bytes the run itself wrote there (null: deleted)
+    runs/<id>/yours.log       {"path", "sha", "mode", "size"}: what the user had saved at a path
+                              during the run, which the run's write then replaced
     runs/<id>/unjournaled     a program wrote the workspace itself: the journals are not all
     active.json               the run in progress, where apply-back journals (tools/sandbox)
     runs/<id>/before_undo.json  the tree just before an undo, so an undo can be inspected
@@ -28,7 +31,11 @@ the sandbox changed, not only what went through the write tool. Undo takes back 
 the run's journals name (the write tool's and apply-back's): a file the user saved in the editor
 while the run went on is not the run's change, and stays. Where a program wrote the workspace
 itself (no staging: macOS, Windows), the journals are incomplete and the run's change is the
-whole difference between before and after, as before the journals. And because every object,
+whole difference between before and after, as before the journals. Where the user and the run
+both wrote a file during the run, undo does not take the user's edit away silently: an edit saved
+after the run's write is merged (the run's change taken out) or stops the undo as a conflict, as
+for edits after the run; a version the run wrote over is what undo puts back, and says so (the
+run's own bytes and the user's are both kept in the store). And because every object,
 manifest and meta file is fsynced before begin_run returns, a run killed at any point can be
 undone from a fresh process. Skipped (never saved, never deleted by undo): `.git`,
 `.localcrew`, venvs, `node_modules`, caches (see SKIP_DIRS), files over 20 MB, and special
@@ -77,6 +84,8 @@ STATCACHE_STABLE_NS = 2_000_000_000  # files changed this recently are always re
 RESTORE_LOG = "restoring.log"  # an undo, redo or reject in progress (tools/snapshot_restore.py)
 ACTIVE = "active.json"  # {"run": id} of the run in progress, for journal_applied
 APPLIED_LOG = "applied.log"
+WROTE_LOG = "wrote.log"
+YOURS_LOG = "yours.log"
 UNJOURNALED = "unjournaled"
 
 
@@ -160,6 +169,7 @@ class UndoResult:
     not_restored: list[str]  # "path: why" for what could not be put back
     backup: Path  # manifest of the tree as it was just before this undo
     merged: list[str] = field(default_factory=list)  # the later edits kept, the run's change out
+    yours: list[str] = field(default_factory=list)  # put back as the user saved them during the run
 
     def summary(self) -> str:
         def named(paths: list[str]) -> str:
@@ -172,6 +182,8 @@ class UndoResult:
         )
         if self.merged:
             text += f"; merged with later edits{named(self.merged)}"
+        if self.yours:
+            text += f"; put back as you saved them during the run, which it wrote over{named(self.yours)}"
         if self.not_restored:
             text += f", {len(self.not_restored)} could not be restored"
         return text
@@ -218,6 +230,8 @@ class RunSnapshots:
         self.store = self.workspace / ".localcrew" / "snapshots"
         self._active: str | None = None
         self._journaled: set[str] = set()
+        self._before: _Tree | None = None  # the run in progress's snapshot
+        self._wrote: dict[str, str | None] = {}  # rel -> sha of the run's last write there (None: deleted)
         self._recovered: dict | None = None  # the record of a restore the last lock cleaned up after
 
     # -- public API --------------------------------------------------------------------------
@@ -246,25 +260,56 @@ class RunSnapshots:
                 raise SnapshotError(f"could not snapshot {self.workspace}: {exc}") from exc
         self._active = run_id
         self._journaled = set()
+        self._before, self._wrote = tree, {}
         return run_id
 
-    def record_write(self, path: Path) -> None:
-        """Journal a path about to be written (use as WorkspaceFiles' before_write hook)."""
+    def record_write(self, path: Path) -> Callable[[bytes | None], None] | None:
+        """Journal a path about to be written (use as WorkspaceFiles' before_write hook). What is
+        there now, when the run did not leave it so (the user saved it during the run), is saved
+        first; the function returned records the run's own bytes once they are written."""
         if self._active is None:
-            return  # not inside a run: nothing to attribute the write to
+            return None  # not inside a run: nothing to attribute the write to
         real = Path(os.path.realpath(path))
         try:
             rel = real.relative_to(self.workspace).as_posix()
         except ValueError:
             raise SnapshotError(f"{path} is outside the workspace {self.workspace}") from None
-        if rel in self._journaled:
+        run_dir = self.store / "runs" / self._active
+        if rel not in self._journaled:
+            with open(run_dir / "journal.log", "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(rel) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            self._journaled.add(rel)
+        self._save_yours(run_dir, rel)
+
+        def written(data: bytes | None) -> None:
+            if data is not None and len(data) > MAX_FILE_BYTES:
+                return  # not saved by any snapshot either: undo names it as skipped
+            sha = None if data is None else self._store_bytes(data)
+            _append(run_dir / WROTE_LOG, json.dumps({"path": rel, "sha": sha}) + "\n")
+            self._wrote[rel] = sha
+
+        return written
+
+    def _save_yours(self, run_dir: Path, rel: str) -> None:
+        """Save the file at `rel` as it is now if neither the snapshot nor the run's own last write
+        left it so: the user saved it during the run, and the run is about to write over it."""
+        if rel in self._wrote:
+            left = self._wrote[rel]
+        else:
+            left = (self._before.files.get(rel) or [None])[0] if self._before is not None else None
+        try:
+            data, st = ConfinedRoot(self.workspace).read_bytes(
+                split_rel(rel), MAX_FILE_BYTES + 1, follow=False, rel=rel
+            )
+        except (OSError, WorkspaceError):
+            return  # nothing there (or not a plain file): no bytes of the user's to lose
+        if len(data) > MAX_FILE_BYTES or hashlib.sha256(data).hexdigest() == left:
             return
-        journal = self.store / "runs" / self._active / "journal.log"
-        with open(journal, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(rel) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        self._journaled.add(rel)
+        sha = self._store_bytes(data)
+        entry = {"path": rel, "sha": sha, "mode": stat.S_IMODE(st.st_mode), "size": len(data)}
+        _append(run_dir / YOURS_LOG, json.dumps(entry) + "\n")
 
     def end_run(self, run_id: str) -> None:
         """Mark the run finished, and prune old runs."""
@@ -279,7 +324,7 @@ class RunSnapshots:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             own = _journaled(meta_path.parent) if meta.get("journal") else None
             if own is not None:
-                after = _journaled_only(before, after, own)
+                after = self._as_the_run_wrote(meta_path.parent, _journaled_only(before, after, own))
             _write_json(meta_path.parent / "after.json", after.to_json())
             meta["finished"] = time.time()
             meta["changed"] = _changed_paths(before, after)
@@ -333,7 +378,8 @@ class RunSnapshots:
             _write_json(run_dir / "undo_aim.json", aim.tree.to_json())
             result = self._restore(aim.tree, current, info, backup, "undo")
             result.not_restored.extend(aim.kept)
-            result = dataclasses.replace(result, merged=aim.merged)
+            yours = [rel for rel in aim.yours if rel in result.restored]
+            result = dataclasses.replace(result, merged=aim.merged, yours=yours)
             if resumed:  # what the killed undo had done counts: the report says the tree is back
                 earlier = _Tree.from_json(json.loads(backup.read_text("utf-8")))
                 result = _with_killed_part(result, earlier, current)
@@ -367,6 +413,11 @@ class RunSnapshots:
         and a later edit touch the same lines."""
         run_dir = self.store / "runs" / info.id
         before = _Tree.from_json(json.loads((run_dir / "manifest.json").read_text("utf-8")))
+        before, yours = self._with_yours(run_dir, before)
+        aim = self._undo_aim_from(info, run_dir, before, current)
+        return dataclasses.replace(aim, yours=yours)
+
+    def _undo_aim_from(self, info: RunInfo, run_dir: Path, before: _Tree, current: _Tree) -> _Aim:
         after_path = run_dir / "after.json"
         if after_path.exists():
             after = _Tree.from_json(json.loads(after_path.read_text("utf-8")))
@@ -404,6 +455,36 @@ class RunSnapshots:
             return decoded(self._object(sha).read_bytes())
         except OSError:
             return None
+
+    def _as_the_run_wrote(self, run_dir: Path, after: _Tree) -> _Tree:
+        """`after` with each path the run wrote as the run's own last write left it: what the user
+        saved there since (during the run) is then a later edit, which undo merges or names,
+        instead of a part of the run's change that undo would take away."""
+        for rel, entry in _logged(run_dir / WROTE_LOG).items():
+            sha, now = entry["sha"], after.files.get(rel)
+            if sha is None:  # the run deleted it; a file there now is the user's
+                if now is not None:
+                    after.files.pop(rel)
+                continue
+            if (now is None or now[0] != sha) and self._object(sha).exists():
+                for kind in ("links", "skipped"):
+                    getattr(after, kind).pop(rel, None)
+                after.files[rel] = [sha, now[1] if now else 0o644, self._object(sha).stat().st_size]
+        return after
+
+    def _with_yours(self, run_dir: Path, before: _Tree) -> tuple[_Tree, list[str]]:
+        """`before` with each version of the user's that the run wrote over (saved during the run):
+        undoing the run's write puts that back, not what was there before the run."""
+        yours = []
+        for rel, entry in _logged(run_dir / YOURS_LOG).items():
+            if not (isinstance(entry.get("mode"), int) and isinstance(entry.get("size"), int)):
+                continue  # a torn record
+            if entry["sha"] and self._object(entry["sha"]).exists():
+                for kind in ("links", "skipped"):
+                    getattr(before, kind).pop(rel, None)
+                before.files[rel] = [entry["sha"], entry["mode"], entry["size"]]
+                yours.append(rel)
+        return before, yours
 
     def last_run_diff(self, max_file_bytes: int = 200_000) -> tuple[RunInfo | None, str]:
         """The last (not undone) run and a unified diff of its files: saved before vs on disk now."""
@@ -782,6 +863,8 @@ class RunSnapshots:
                 with contextlib.suppress(OSError, ValueError, KeyError):
                     data = json.loads((run_dir / name).read_text(encoding="utf-8"))
                     live.update(entry[0] for entry in data["files"].values())
+            for name in (WROTE_LOG, YOURS_LOG):  # the user's bytes a run wrote over; a run's own
+                live.update(entry["sha"] for entry in _logged(run_dir / name).values() if entry["sha"])
         shutil.rmtree(self.store / "tmp", ignore_errors=True)  # copies torn by a crash
         objects = self.store / "objects"
         if objects.is_dir():
@@ -801,6 +884,7 @@ class _Aim:
     kept: list[str]
     whole: bool = False
     merged: list[str] = field(default_factory=list)
+    yours: list[str] = field(default_factory=list)  # aimed at as the user saved them during the run
 
 
 class _Merger:
@@ -929,11 +1013,14 @@ def _only_run_changes(
     return target, kept
 
 
-def journal_applied(workspace: Path | str, paths: list[str], complete: bool = True) -> None:
+def journal_applied(
+    workspace: Path | str, paths: list[str], complete: bool = True, written: tuple[str, ...] | list[str] = ()
+) -> None:
     """Journal what a sandboxed program's apply-back wrote, deleted or made in `workspace`, into
     the run in progress there (none: nothing to attribute it to). `complete` False: the program
     wrote the workspace itself, so no journal names all the run did; undo then takes back the
-    whole difference, as it did before journals."""
+    whole difference, as it did before journals. `written`: the files among `paths` it wrote,
+    whose bytes are saved now, just applied, as the run's own (a later save is the user's)."""
     folder = Path(os.path.realpath(workspace))
     # The program may have run in a folder of the workspace: its paths are journaled from the top.
     top = next((up for up in (folder, *folder.parents) if _own_store(up)), None)
@@ -955,6 +1042,28 @@ def journal_applied(workspace: Path | str, paths: list[str], complete: bool = Tr
     except OSError:
         with contextlib.suppress(OSError):
             _append(run_dir / UNJOURNALED, "")  # a path may be missing: trust no journal
+        return
+    snaps = RunSnapshots(top)
+    for rel in written:
+        full = rel if inner == "." else f"{inner}/{rel}"
+        with contextlib.suppress(OSError, WorkspaceError, SnapshotError):
+            data, _ = ConfinedRoot(top).read_bytes(split_rel(full), MAX_FILE_BYTES + 1, follow=False)
+            if len(data) <= MAX_FILE_BYTES:
+                entry = {"path": full, "sha": snaps._store_bytes(data)}
+                _append(run_dir / WROTE_LOG, json.dumps(entry) + "\n")
+
+
+def _logged(path: Path) -> dict[str, dict]:
+    """The last entry for each path of a JSON-lines log of {"path", "sha", ...} (torn lines skipped)."""
+    last: dict[str, dict] = {}
+    with contextlib.suppress(OSError):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            with contextlib.suppress(ValueError, TypeError, AttributeError):
+                entry = json.loads(line)
+                sha = entry.get("sha")
+                if isinstance(entry.get("path"), str) and (sha is None or isinstance(sha, str)):
+                    last[entry["path"]] = entry
+    return last
 
 
 def _own_store(folder: Path) -> bool:

@@ -21,7 +21,9 @@ followed by reading them ourselves and walking their target again from the root.
 
 Writes are atomic (temp file in the same directory fd, fsync, renameat), so a crash leaves either
 the old or the new content, never half a file. A `before_write` hook sees every path before it is
-written or deleted; `tools.run_snapshot` uses it to journal what a crew run touched.
+written or deleted; `tools.run_snapshot` uses it to journal what a crew run touched. The hook may
+return a function: it is called with the bytes written (None: the file was deleted) once the
+write is done, so the journal knows what the run's own version was.
 """
 
 from __future__ import annotations
@@ -123,7 +125,7 @@ def _current_umask() -> int:
 class WorkspaceFiles:
     """File operations confined to one workspace directory."""
 
-    def __init__(self, root: Path | str, before_write: Callable[[Path], None] | None = None):
+    def __init__(self, root: Path | str, before_write: Callable[[Path], object] | None = None):
         root_path = Path(root)
         if not root_path.is_dir():
             raise WorkspaceError(f"workspace {str(root)!r} is not an existing directory")
@@ -283,13 +285,14 @@ class WorkspaceFiles:
         path = self.root.joinpath(*parts)
         try:
             old_stat, old_content = self._old_state(parent, name, rel)
-            if self.before_write is not None:
-                self.before_write(path)
+            written = self.before_write(path) if self.before_write is not None else None
             data = content.encode("utf-8")
             with self.fs.make_dirs(parent, rel=rel) as folder:
                 # mkstemp-like 0600 file; keep the old mode, or what a plain open() would give.
                 mode = stat.S_IMODE(old_stat.st_mode) if old_stat is not None else 0o666 & ~_current_umask()
                 _replace_in(folder, name, data, mode)
+            if callable(written):
+                written(data)
         except OSError as exc:
             raise WorkspaceError(f"cannot write {rel!r}: {exc.strerror or exc}") from None
         old_size = old_stat.st_size if old_stat is not None else 0
@@ -317,9 +320,10 @@ class WorkspaceFiles:
                         self.before_write(path)
                     folder.rmdir(name)
                 else:
-                    if self.before_write is not None:
-                        self.before_write(path)
+                    written = self.before_write(path) if self.before_write is not None else None
                     folder.unlink(name)
+                    if callable(written):
+                        written(None)
                 folder.fsync()
         except (FileNotFoundError, NotADirectoryError):
             raise WorkspaceError(f"cannot delete {rel!r}: it does not exist") from None

@@ -607,7 +607,7 @@ def _journal(root: Path, applied: _staging.Applied, staged: bool) -> None:
     that; unstaged, the program wrote the workspace itself and no journal can say what."""
     changed = [*applied.written, *applied.deleted, *applied.folders]
     if changed or not staged:
-        run_snapshot.journal_applied(root, changed, complete=staged)
+        run_snapshot.journal_applied(root, changed, complete=staged, written=applied.written)
 
 
 def _launcher_report(status_r: int) -> tuple[dict, int | None]:
