@@ -68,6 +68,58 @@ def embedder():
     return emb
 
 
+# The modules that take minutes (a real model, an app server, a browser or a benchmark in a
+# subprocess), roughly slowest first. They run first: pytest-xdist's loadscope hands out whole
+# modules, by default those with the most tests first, which left these few-test slow modules to
+# the end of the run, one worker busy with them for minutes while the other sat idle. A module not
+# named here runs after them in the usual order; naming one in the wrong place costs a little
+# balance, never a result.
+SLOW_MODULES = (
+    "test_gui_keeps_work.py",
+    "test_bench_smoke.py",
+    "test_crew_run.py",
+    "test_crew_logic.py",
+    "test_gui_e2e.py",
+    "test_crew_bench.py",
+    "test_gui_project_as_it_was.py",
+    "test_mcp_server.py",
+    "test_openai_backend.py",
+    "test_gui_browser.py",
+    "test_crew_edit_in_place.py",
+    "test_gui_review_before_write.py",
+    "test_sealed_set.py",
+    "test_rule_registry.py",
+    "test_decode_speedups.py",
+    "test_sandbox_hostile.py",
+    "test_gui_undo_chosen.py",
+    "test_gui_undo_merge.py",
+    "test_app_cli.py",
+    "test_http_guard.py",
+    "test_reviewer_model.py",
+    "test_coder_model.py",
+    "test_humaneval_bench.py",
+    "test_sandbox.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow modules first (a stable sort: each module's tests stay together, in their order)."""
+    rank = {name: i for i, name in enumerate(SLOW_MODULES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """loadscope in collection order (slow modules first), not most-tests-first; other modes as
+    asked."""
+    if config.getoption("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    config.option.loadscopereorder = False
+    return LoadScopeScheduling(config, log)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> object:
     """A failed test that drove an app process gets the tail of the app's log in its report: a
