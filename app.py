@@ -25,7 +25,7 @@ from models.offload_planner import KV_TYPES
 from models.openai_engine import RemoteSettings
 
 if TYPE_CHECKING:  # deferred at run time: only the IDE needs these
-    from agents.crew_runner import CrewSettings
+    from agents.run.runner import CrewSettings
     from gui.ide_state import IdeState
     from gui.user_settings import UserSettings
     from models.model_host import ModelHost
@@ -522,7 +522,7 @@ def _ask_crew(args: argparse.Namespace) -> CrewSettings | None:
     """The crew's settings: a profile's when one is named (--rounds still wins), else the defaults;
     None (and why, on the terminal) when the profile cannot be read."""
     from agents.crew_profile import load_profile
-    from agents.crew_runner import CrewSettings
+    from agents.run.runner import CrewSettings
 
     crew = CrewSettings()
     if args.profile:

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.crew_runner import CrewRunner, CrewSettings
 from agents.events import EventBus
+from agents.run.runner import CrewRunner, CrewSettings
 from models.chat_engine import ChatEngine
 
 

@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from agents.crew_runner import CrewSettings
-from agents.rule_registry import RuleSwitches
+from agents.rules.registry import RuleSwitches
+from agents.run.runner import CrewSettings
 
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
 RETRIES = ("fresh", "fix")

@@ -146,7 +146,7 @@ class RunHeld(Notice):
 
 @dataclass
 class ContextUsed(Event):
-    """One model call's share of the context window (agents/context_budget.py fits each call)."""
+    """One model call's share of the context window (agents/llm/context_budget.py fits each call)."""
 
     agent: str
     prompt_tokens: int

@@ -31,7 +31,7 @@ from agents.events import (
 from tools.workspace_choice import workspace_problem
 
 if TYPE_CHECKING:
-    from agents.crew_runner import CrewSettings
+    from agents.run.runner import CrewSettings
 
 EXIT_OK, EXIT_INFRA, EXIT_USAGE = 0, 1, 2
 
@@ -105,7 +105,7 @@ def run_ask(
     """Run the crew once on `request` (`crew`: its settings, e.g. a profile's; None: the defaults);
     `reviewer_factory`: a second model for the reviewer's turns."""
     from agents.crew_factory import build_crew
-    from agents.crew_runner import CrewSettings
+    from agents.run.runner import CrewSettings
     from models.chat_engine import EngineError
 
     if not request.strip():

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from agents.rule_registry import RULES
+from agents.rules.registry import RULES
 
 BASELINE = "(all rules as they are)"
 BENCHES = ("humaneval", "sealed", "crew")

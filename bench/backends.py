@@ -31,8 +31,8 @@ from typing import Any
 import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
 from agents.crew_factory import build_crew
-from agents.crew_runner import CrewSettings
 from agents.events import EventBus
+from agents.run.runner import CrewSettings
 from bench.crew import AcceptanceRequest, load_requests, prepare_workspace
 from bench.llama_server import llama_server
 from bench.results_dir import dated

@@ -10,7 +10,7 @@ hidden_test.py, a pytest file that no prompt ever shows. reference/ holds a corr
 tests/test_crew_bench.py grades every hidden test against it, so a wrong hidden test cannot count
 against a model. For each request, each on a fresh copy of its workspace:
 
-- crew: CrewRunner (agents/crew_runner.py), the crew of the IDE and `app.py ask`, --rounds rounds;
+- crew: CrewRunner (agents/run/runner.py), the crew of the IDE and `app.py ask`, --rounds rounds;
 - single: one coder call, no planner, reviewer or checks: the request, the workspace's files and
   the coder's format rules, greedy, with the crew coder's reply cap. Its file blocks are written as
   the crew's are: only the files the request names, when it names any.
@@ -41,8 +41,6 @@ from typing import Any
 import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
 from agents.crew_factory import build_crew
-from agents.crew_runner import CrewSettings
-from agents.edit_guard import lost_definitions
 from agents.events import (
     AgentFinished,
     AgentStarted,
@@ -55,9 +53,11 @@ from agents.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from agents.file_blocks import FORMAT_RULES, file_blocks
-from agents.roles import files_named_in, roles_for
-from agents.rule_registry import RuleSwitches, registry_json
+from agents.llm.roles import files_named_in, roles_for
+from agents.rules.registry import RuleSwitches, registry_json
+from agents.rules.write.edit_guard import lost_definitions
+from agents.run.runner import CrewSettings
+from agents.source.file_blocks import FORMAT_RULES, file_blocks
 from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
 from bench.results_dir import dated
 from bench.rule_flags import add_rule_arguments, rule_switches, with_candidates

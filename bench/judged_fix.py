@@ -26,9 +26,9 @@ from typing import Any
 import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
 from agents.crew_factory import build_crew
-from agents.crew_runner import CrewSettings
 from agents.events import EventBus, Notice
-from agents.rule_registry import RuleSwitches
+from agents.rules.registry import RuleSwitches
+from agents.run.runner import CrewSettings
 from models.chat_engine import EngineSettings
 from models.engine import Engine
 from models.model_path import resolve_model
@@ -59,7 +59,7 @@ REPORT = (
     "def summary(entries):\n    ins = sum(e.amount for e in deposits(entries))\n"
     "    outs = -sum(e.amount for e in withdrawals(entries))\n"
     "    return f'in {ins:.2f}, out {outs:.2f}'\n\n\n"
-    # Padding, so that the project is too big to be shown whole (agents/coder_turn.small_project_files).
+    # Padding, so that the project is too big to be shown whole (agents/run/coder_turn.small_project_files).
     + "".join(
         f"def on_days_{i}(entries):\n    return [e for e in entries if e.day <= {i}]\n\n\n" for i in range(60)
     )

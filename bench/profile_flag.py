@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 
 from agents.crew_profile import CrewProfile, list_profiles, load_profile
-from agents.crew_runner import CrewSettings
-from agents.rule_registry import RuleSwitches
+from agents.rules.registry import RuleSwitches
+from agents.run.runner import CrewSettings
 
 
 def add_profile_argument(parser: argparse.ArgumentParser) -> None:

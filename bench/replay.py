@@ -30,7 +30,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from agents.run_noise import without_run_noise
+from agents.run.noise import without_run_noise
 
 _LOCK = threading.Lock()
 MODES = ("record", "replay", "cache")
@@ -43,7 +43,7 @@ def call_key(messages: list[dict[str, str]], gen: Any, schema: Any) -> str:
 
 
 def stable(key: str) -> str:
-    """The key as matched: without run times and object addresses (agents/run_noise.py), which
+    """The key as matched: without run times and object addresses (agents/run/noise.py), which
     differ between two runs of the same code; a match that needs this is counted (`loose`)."""
     return without_run_noise(key)
 

@@ -10,7 +10,7 @@ check: in a real run it sends a correct answer back to the coder. Where files/ h
 the module (edit requests), the same asserts also run against it: a set that passes the reference
 and fails the original is one that tells the fix from the bug.
 
-The crew's second opinion (agents/check_disputes.py) then runs on the failures as in a run: on
+The crew's second opinion (agents/rules/settle/check_disputes.py) then runs on the failures as in a run: on
 the wrong asserts it should drop them; on right asserts failing against wrong code (the original
 of an edit, and up to 3 mutants of the reference: an operator flipped or a number changed) it
 must keep them, or a run would approve a bug.
@@ -34,10 +34,10 @@ from typing import Any
 
 import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
-from agents.crew_runner import CrewRunner, CrewSettings
-from agents.crew_tools import ToolContext, run_written_checks
 from agents.events import EventBus
-from agents.written_checks import modules_of
+from agents.rules.checks.written_checks import modules_of
+from agents.run.crew_tools import ToolContext, run_written_checks
+from agents.run.runner import CrewRunner, CrewSettings
 from bench.crew import AcceptanceRequest, load_requests, only
 from models.chat_engine import EngineSettings
 from models.engine import Engine
@@ -170,7 +170,7 @@ def summarize(records: list[dict[str, Any]], model: str) -> dict[str, Any]:
         "edit_sets_telling_fix_from_bug": sum(1 for r in edits if r["tells_fix_from_bug"]),
         "edit_sets_all_right": len(edits),
         "seconds_per_request": round(sum(r["seconds"] for r in records) / max(len(records), 1), 1),
-        # The second opinion (agents/check_disputes.py) on the failed checks.
+        # The second opinion (agents/rules/settle/check_disputes.py) on the failed checks.
         "wrong_asserts_dropped": sum(len(r["wrong_dropped"]) for r in records),
         "right_asserts_failing_on_wrong_code": sum(len(r["right_failing_on_wrong_code"]) for r in records),
         "right_asserts_dropped": sum(len(r["right_dropped"]) for r in records),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from agents.crew_runner import CrewSettings
-from agents.rule_registry import RuleSwitches, parse_names
+from agents.rules.registry import RuleSwitches, parse_names
+from agents.run.runner import CrewSettings
 
 
 def add_rule_arguments(parser: argparse.ArgumentParser) -> None:

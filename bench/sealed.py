@@ -43,11 +43,11 @@ from typing import Any
 import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
 from agents.crew_factory import build_crew
-from agents.crew_runner import CrewSettings
 from agents.events import EventBus
-from agents.file_blocks import file_blocks
-from agents.roles import files_named_in, roles_for
-from agents.rule_registry import RuleSwitches, registry_json
+from agents.llm.roles import files_named_in, roles_for
+from agents.rules.registry import RuleSwitches, registry_json
+from agents.run.runner import CrewSettings
+from agents.source.file_blocks import file_blocks
 from bench.crew import (
     N_CTX,
     AcceptanceRequest,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from agents.crew_profile import CrewProfile
-    from agents.crew_runner import CrewSettings
+    from agents.run.runner import CrewSettings
     from gui.user_settings import UserSettings
 
 DEFAULT_LABEL = "Hand-tuned (the default)"
@@ -61,7 +61,7 @@ def crew_settings(settings: UserSettings, folder: Path | None = None) -> tuple[C
     """The crew's settings for one run, and a notice for the run's chat (level, line): which
     profile ran ("info"), or why the chosen one could not and the hand-tuned crew ran instead
     ("warning"); no line for the default."""
-    from agents.crew_runner import CrewSettings
+    from agents.run.runner import CrewSettings
     from gui.user_settings import web_docs_for
 
     base = CrewSettings(

@@ -102,9 +102,9 @@ class CrewService:
 
     def _run(self, request: str, rounds: int, on_line: OnLine, cancel: threading.Event | None) -> AskOutcome:
         from agents.crew_factory import build_crew
-        from agents.crew_runner import CrewSettings
         from agents.events import EventBus, TokenChunk
         from agents.headless import format_event
+        from agents.run.runner import CrewSettings
 
         try:
             engine = self._loaded_engine(on_line)

@@ -3,7 +3,7 @@
 Implementations: `models.engine.Engine` (llama.cpp inside this process, the default),
 `models.openai_engine.OpenAIEngine` (any OpenAI-compatible server: llama-server, vLLM, Ollama,
 LM Studio, llama_cpp.server) and the tests' scripted fake. The protocol is exactly what the crew
-(agents/local_llm.py, agents/crew_runner.py), the IDE and the benchmarks use of an engine, so any
+(agents/llm/local_llm.py, agents/run/runner.py), the IDE and the benchmarks use of an engine, so any
 of them can stand behind the one crew factory (agents/crew_factory.py).
 
 Statistics travel on the reply (`ChatStream.stats`), not only on the engine: with a server that

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.crew_runner import CrewRunner, CrewSettings, RunSummary
 from agents.events import Event, EventBus, Notice, TokenChunk
-from agents.rule_registry import RuleSwitches
+from agents.rules.registry import RuleSwitches
+from agents.run.runner import CrewRunner, CrewSettings, RunSummary
 from tests.scripted_engine import ScriptedEngine, by_agent
 from tools.sandbox import RunLimits
 

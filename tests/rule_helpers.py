@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import agents.crewai_setup  # noqa: F401
-from agents.crew_tools import ToolContext, WriteFileTool
+import agents.llm.crewai_setup  # noqa: F401
 from agents.events import EventBus
-from agents.request_facts import RequestFacts
-from agents.rule_registry import RuleSwitches
-from agents.static_rules import StaticScan, static_problems
+from agents.request import RequestFacts
+from agents.rules.registry import RuleSwitches
+from agents.rules.static.static_rules import StaticScan, static_problems
+from agents.run.crew_tools import ToolContext, WriteFileTool
 from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles
 

@@ -34,7 +34,7 @@ Message = dict[str, str]
 Script = Callable[[list[Message]], str]
 DEFAULT_GENERATION = GenerationSettings()
 
-# What CrewAI puts in each agent's system prompt ("You are Coder. ..."), from agents/roles.py.
+# What CrewAI puts in each agent's system prompt ("You are Coder. ..."), from agents/llm/roles.py.
 AGENT_MARKERS = {"planner": "You are Planner.", "coder": "You are Coder.", "reviewer": "You are Reviewer."}
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import app
-from agents.crew_runner import CrewSettings
+from agents.run.runner import CrewSettings
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ the 0.5B deleted the user's comment and nothing else)."""
 
 from pathlib import Path
 
-from agents.ask_first import vague
 from agents.events import Notice
+from agents.rules.prompt.ask_first import vague
 from tests.crew_script import crew, events, files
 
 LEDGER = "def total(xs):\n    # summed by hand on purpose\n    return sum(xs)\n"

@@ -4,10 +4,10 @@ time; among tries that fail alike, the one the others agree with is kept."""
 
 from pathlib import Path
 
-from agents.crew_runner import CrewRunner, CrewSettings
 from agents.events import EventBus, Notice
-from agents.round_versions import Version, best
-from agents.rule_registry import RuleSwitches
+from agents.rules.registry import RuleSwitches
+from agents.run.runner import CrewRunner, CrewSettings
+from agents.run.versions import Version, best
 from tests.crew_script import files
 from tests.scripted_engine import ScriptedEngine, by_agent
 from tools.sandbox import RunLimits

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.crew_tools import ToolContext, run_check
 from agents.events import CheckRun, EventBus
+from agents.run.crew_tools import ToolContext, run_check
 from gui.run_view import RunView
 from gui.sidebar_html import timeline_html
 from tools.sandbox import RunLimits

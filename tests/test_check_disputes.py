@@ -1,4 +1,4 @@
-"""The second opinion on the reviewer's failed checks (agents/check_disputes.py): which failures
+"""The second opinion on the reviewer's failed checks (agents/rules/settle/check_disputes.py): which failures
 it may settle, how an answer is read, and when a check is dropped."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.check_disputes import (
+from agents.rules.settle.check_disputes import (
     CheckDisputes,
     answer_expression,
     answer_program,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agents import tests_before
-from agents.checked_approval import UNCHECKED, changes_shown
+from agents.rules.rounds.checked_approval import UNCHECKED, changes_shown
+from agents.run import tests_before
 from tests.crew_script import checks, crew, files
 
 STATS = "def mean(xs):\n    return sum(xs) / len(xs)\n"

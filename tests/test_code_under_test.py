@@ -1,7 +1,7 @@
 """Rule code_under_test: the project code a failing test runs is named to the coder, the test is
 not a file to change."""
 
-from agents.code_under_test import localisation_note, suspects
+from agents.rules.prompt.code_under_test import localisation_note, suspects
 
 LEDGER = """class Ledger:
     def __init__(self):

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from agents.crew_runner import CrewRunner, CrewSettings
 from agents.events import CheckRun, EventBus, FileChanged, RunFinished
+from agents.run.runner import CrewRunner, CrewSettings
 from models.engine import Engine
 
 

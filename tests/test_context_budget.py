@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-import agents.crewai_setup  # noqa: F401
-from agents.context_budget import MIN_REPLY_TOKENS, PromptTooLongError, fit_to_context
+import agents.llm.crewai_setup  # noqa: F401
 from agents.events import ContextUsed, EventBus, Notice
-from agents.local_llm import LocalLLM
-from agents.roles import coder_task
+from agents.llm.context_budget import MIN_REPLY_TOKENS, PromptTooLongError, fit_to_context
+from agents.llm.local_llm import LocalLLM
+from agents.llm.roles import coder_task
 from models.chat_engine import GenerationSettings
 from tests.scripted_engine import ScriptedEngine
 

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.edit_guard import definitions
 from agents.events import AgentFinished, ReviewVerdict, ToolCallStarted
-from agents.roles import checks_task, coder_task, files_named_in, planner_task
+from agents.llm.roles import checks_task, coder_task, files_named_in, planner_task
+from agents.rules.write.edit_guard import definitions
 from bench.crew import (
     EXAMPLE_WORDS,
     KINDS,

@@ -5,8 +5,8 @@ four functions nobody asked about stay byte for byte and the file still parses."
 import ast
 from pathlib import Path
 
-from agents.crew_runner import CrewRunner, CrewSettings
 from agents.events import EventBus
+from agents.run.runner import CrewRunner, CrewSettings
 from models.engine import Engine
 
 STRINGS = """def shout(text):

@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from agents.crew_runner import CrewRunner, CrewSettings, RunSummary
-from agents.crew_tools import NOTHING_PRINTED
 from agents.events import (
     AgentFinished,
     AgentStarted,
@@ -36,7 +34,9 @@ from agents.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from agents.rule_registry import RuleSwitches
+from agents.rules.registry import RuleSwitches
+from agents.run.crew_tools import NOTHING_PRINTED
+from agents.run.runner import CrewRunner, CrewSettings, RunSummary
 from tests.scripted_engine import ScriptedEngine, ScriptExhaustedError, by_agent, split_tokens
 from tools.run_snapshot import RunSnapshots
 from tools.sandbox import RunLimits

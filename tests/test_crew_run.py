@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from agents.crew_runner import CrewRunner, CrewSettings, RunSummary
 from agents.events import (
     AgentFinished,
     AgentStarted,
@@ -26,7 +25,8 @@ from agents.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from agents.roles import asks_for_output
+from agents.llm.roles import asks_for_output
+from agents.run.runner import CrewRunner, CrewSettings, RunSummary
 from models.engine import Engine
 from tests.app_process import run_app
 from tests.conftest import CODER

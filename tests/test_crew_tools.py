@@ -4,8 +4,9 @@ from pathlib import Path
 
 import pytest
 
-import agents.crewai_setup  # noqa: F401
-from agents.crew_tools import (
+import agents.llm.crewai_setup  # noqa: F401
+from agents.events import CheckRun, EventBus, FileChanged, ToolCallFailed, ToolCallFinished, ToolCallStarted
+from agents.run.crew_tools import (
     ToolContext,
     WriteFileTool,
     describe_run,
@@ -13,7 +14,6 @@ from agents.crew_tools import (
     run_written_checks,
     workspace_relative,
 )
-from agents.events import CheckRun, EventBus, FileChanged, ToolCallFailed, ToolCallFinished, ToolCallStarted
 from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles
 

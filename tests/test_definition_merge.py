@@ -2,7 +2,7 @@
 
 import ast
 
-from agents.definition_merge import merge_definitions
+from agents.source.definition_merge import merge_definitions
 
 SHAPES = '''"""Shapes."""
 import math

@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-import agents.crewai_setup  # noqa: F401
-from agents.crew_tools import ToolContext, WriteFileTool
-from agents.edit_guard import asks_to_change, lost_definitions
+import agents.llm.crewai_setup  # noqa: F401
 from agents.events import EventBus, FileChanged, ToolCallFailed
+from agents.rules.write.edit_guard import asks_to_change, lost_definitions
+from agents.run.crew_tools import ToolContext, WriteFileTool
 from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles
 

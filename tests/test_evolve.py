@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from agents.crew_profile import CrewProfile, load_profile, save_profile
-from agents.crew_runner import CrewSettings
-from agents.rule_registry import RuleSwitches
+from agents.rules.registry import RuleSwitches
+from agents.run.runner import CrewSettings
 from bench.evolve import cli as evolve
 from bench.evolve.fitness import FAKE_ENV, ScriptedFitness
 from bench.evolve.report import lineage_markdown

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents.example_usage import guard_example_usage
+from agents.rules.write.example_usage import guard_example_usage
 
 TODO = '''"""A tiny to-do list."""
 

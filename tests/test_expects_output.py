@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from agents.crew_tools import NOTHING_PRINTED
+from agents.run.crew_tools import NOTHING_PRINTED
 from tests.crew_script import crew, files
 
 SILENT = "def total(xs):\n    return sum(xs)\n"

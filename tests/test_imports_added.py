@@ -1,10 +1,10 @@
 """Rule imports_added: a name a written file uses unbound, which exactly one other module of the
-project defines, gets its import line (agents/missing_imports.py); switched off, the static check
+project defines, gets its import line (agents/rules/write/missing_imports.py); switched off, the static check
 only names it and the coder must fix it."""
 
 from pathlib import Path
 
-from agents.missing_imports import add_missing_imports
+from agents.rules.write.missing_imports import add_missing_imports
 from tests.crew_script import checks, crew, files
 
 REPORT = 'def report(inv):\n    return "\\n".join(sorted(inv))\n'

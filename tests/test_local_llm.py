@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-import agents.crewai_setup  # noqa: F401
-from agents.context_budget import PromptTooLongError
+import agents.llm.crewai_setup  # noqa: F401
 from agents.events import EventBus, TokenChunk
-from agents.local_llm import LocalLLM
-from agents.roles import PLAN_SCHEMA
+from agents.llm.context_budget import PromptTooLongError
+from agents.llm.local_llm import LocalLLM
+from agents.llm.roles import PLAN_SCHEMA
 from models.chat_engine import GenerationSettings
 from models.engine import Engine
 from tests.scripted_engine import ScriptedEngine
@@ -50,7 +50,7 @@ def test_stop_sequences_are_honoured(engine: Engine) -> None:
 
 def test_context_overflow_is_refused_in_plain_words_not_left_to_crewai(engine: Engine) -> None:
     # CrewAI answers its own context error by summarizing the conversation: a silent cut. The
-    # budget (agents/context_budget.py) refuses first and says how far over the request is.
+    # budget (agents/llm/context_budget.py) refuses first and says how far over the request is.
     with pytest.raises(PromptTooLongError, match=r"about \d+ tokens.*the context holds 4096"):
         _llm(engine).call("word " * 5000)
 

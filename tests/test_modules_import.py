@@ -4,10 +4,10 @@ check passed" over a .py holding Markdown and a main.py raising ModuleNotFoundEr
 
 from pathlib import Path
 
-from agents.crew_tools import ToolContext
 from agents.events import CheckRun, EventBus
-from agents.module_starts import broken_now, targets
-from agents.rule_registry import RuleSwitches
+from agents.rules.checks.module_starts import broken_now, targets
+from agents.rules.registry import RuleSwitches
+from agents.run.crew_tools import ToolContext
 from tests.crew_script import crew, events, files
 from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles

@@ -1,6 +1,6 @@
 """A failed check that wants a value the request never says a method gives becomes its plain call."""
 
-from agents.mutator_checks import as_calls, promises_a_value, unpromised
+from agents.rules.settle.mutator_checks import as_calls, promises_a_value, unpromised
 
 STACK = (
     "Write stack.py with a class Stack: push(item) adds an item, pop() removes and returns the last"

@@ -8,8 +8,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from agents.crew_runner import CrewRunner, CrewSettings
 from agents.events import EventBus
+from agents.run.runner import CrewRunner, CrewSettings
 from gui.chat_store import ChatSaver, ChatStore
 from gui.crew_session import CrewSession, Ticket
 from gui.user_settings import UserSettings

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from agents.crew_factory import build_crew
-from agents.crew_runner import CrewSettings
 from agents.events import (
     AgentFinished,
     AgentStarted,
@@ -23,7 +22,8 @@ from agents.events import (
     RunStarted,
     TokenChunk,
 )
-from agents.rule_registry import RuleSwitches
+from agents.rules.registry import RuleSwitches
+from agents.run.runner import CrewSettings
 from bench.child_process import free_port
 from bench.llama_server import llama_server
 from models.chat_engine import ChatEngine, GenerationSettings

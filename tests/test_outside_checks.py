@@ -1,7 +1,7 @@
 """Which failed checks call only code the request does not touch."""
 
-from agents import outside_checks
-from agents.outside_checks import outside_the_request, project_names, touched_names
+from agents.rules.settle import outside_checks
+from agents.rules.settle.outside_checks import outside_the_request, project_names, touched_names
 
 OLD = (
     "def join_names(names):\n    return ', '.join(names)\n\n\n"

@@ -6,7 +6,7 @@ round: the function changed, cli.py left passing three arguments."""
 
 import ast
 
-from agents.project_calls import binds, broken_calls
+from agents.rules.static.project_calls import binds, broken_calls
 from tests.rule_helpers import scan_with
 
 OLD = "def reminder_text(customer, amount, days_late):\n    return f'{customer}: {amount} ({days_late})'\n"

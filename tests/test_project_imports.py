@@ -2,7 +2,7 @@
 others. Asked to rename calc to multiply "and update every use", the 1.5B left
 `from mathops import calc` in invoice.py and the crew approved a project that no longer imports."""
 
-from agents.project_imports import broken_imports
+from agents.rules.static.project_imports import broken_imports
 from tests.rule_helpers import scan_with
 
 MATHOPS = "def calc(a, b):\n    return a * b\n"

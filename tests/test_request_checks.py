@@ -3,7 +3,7 @@ binds, a local read in its own first assignment."""
 
 import pytest
 
-from agents.request_checks import (
+from agents.rules.static.request_checks import (
     imports_for,
     ints_not_made,
     read_before_assigned,

@@ -3,8 +3,8 @@
 from pathlib import Path
 
 from agents.crew_factory import build_crew
-from agents.crew_runner import CrewSettings
 from agents.events import EventBus
+from agents.run.runner import CrewSettings
 from tests.crew_script import checks, files
 from tests.scripted_engine import ScriptedEngine, by_agent
 

@@ -88,8 +88,8 @@ def test_ask_plans_the_reviewer_model_with_the_coder_and_hands_both_to_the_crew(
 
 
 def test_ask_runs_the_reviewers_turns_on_the_reviewer_engine(tmp_path: Path) -> None:
-    from agents.crew_runner import CrewSettings
     from agents.headless import run_ask
+    from agents.run.runner import CrewSettings
     from tests.crew_script import checks, files
     from tests.scripted_engine import ScriptedEngine, by_agent
 

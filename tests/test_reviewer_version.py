@@ -1,9 +1,9 @@
-"""The reviewer's own version of a failing function (agents/reviewer_version.py): where it may go
+"""The reviewer's own version of a failing function (agents/rules/settle/reviewer_version.py): where it may go
 in, and that it is tried against the checks away from the workspace."""
 
 from __future__ import annotations
 
-from agents.reviewer_version import (
+from agents.rules.settle.reviewer_version import (
     Candidate,
     candidates,
     outcome_beside,

@@ -2,7 +2,7 @@
 
 import re
 
-from agents.roles import asks_for_tests, checks_task, coder_task, parse_plan
+from agents.llm.roles import asks_for_tests, checks_task, coder_task, parse_plan
 
 
 def test_the_prompts_carry_no_made_up_task_for_a_small_model_to_copy() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.rule_registry import RULES, RuleSwitches, Stage, markdown, parse_names, rules_of
+from agents.rules.registry import RULES, RuleSwitches, Stage, markdown, parse_names, rules_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +53,7 @@ def test_an_unknown_rule_name_is_refused_with_the_names_to_choose_from() -> None
 def test_docs_crew_md_is_generated_from_the_registry() -> None:
     on_disk = (ROOT / "docs" / "crew.md").read_text()
     assert on_disk.strip() == markdown().strip(), (
-        "docs/crew.md is stale: python -m agents.rule_registry --markdown"
+        "docs/crew.md is stale: python -m agents.rules.registry --markdown"
     )
     assert "Where does a rule that rejects X go?" in on_disk
     assert all(f"`{r.name}`" in on_disk for r in RULES)

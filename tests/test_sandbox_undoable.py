@@ -175,7 +175,9 @@ def test_applied_files_are_dated_when_applied(ws: Path) -> None:
     result = run_python(ws, rel)
     assert result.exit_code == 0, result.stderr_tail
     if not staged():
-        pytest.skip("the sandbox cannot stage here (no user namespaces): the program writes the workspace itself")
+        pytest.skip(
+            "the sandbox cannot stage here (no user namespaces): the program writes the workspace itself"
+        )
     assert (ws / "same.txt").read_text() == "xyz\n"
     for name in ("same.txt", "future.txt"):
         assert started <= (ws / name).stat().st_mtime <= time.time() + 5, name

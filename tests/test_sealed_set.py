@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.roles import files_named_in
-from agents.rule_registry import RuleSwitches
+from agents.llm.roles import files_named_in
+from agents.rules.registry import RuleSwitches
 from bench.crew import Outcome, load_requests, lost_in, prepare_workspace
 from bench.sealed import (
     KINDS,

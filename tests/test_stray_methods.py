@@ -1,6 +1,7 @@
-"""A new top-level function taking self goes into the file's one class (agents/stray_methods.py)."""
+"""A new top-level function taking self goes into the file's one class
+(agents/rules/write/stray_methods.py)."""
 
-from agents.stray_methods import into_class
+from agents.rules.write.stray_methods import into_class
 
 STACK = "class Stack:\n    def __init__(self):\n        self.items = []\n\n\ndef helper(x):\n    return x\n"
 

@@ -67,8 +67,8 @@ def test_a_round_after_which_the_tests_no_longer_run_to_their_end_changes_nothin
 
 
 def test_the_suite_gets_minutes_before_the_run_and_a_few_times_its_time_after() -> None:
-    from agents.crew_tools import SUITE_S, suite_limits
-    from agents.tests_before import TestResults
+    from agents.run.crew_tools import SUITE_S, suite_limits
+    from agents.run.tests_before import TestResults
     from tools.sandbox import RunLimits
 
     took = TestResults(frozenset({"t.py::test_a"}), frozenset(), seconds=4.0)
@@ -108,8 +108,8 @@ def test_a_request_about_the_failing_test_must_make_it_pass(project: Path) -> No
 def test_a_request_is_about_a_failing_test_when_it_names_it_its_function_or_speaks_of_tests(
     request_text: str, is_about: bool
 ) -> None:
-    from agents.request_facts import RequestFacts
-    from agents.tests_before import about
+    from agents.request import RequestFacts
+    from agents.run.tests_before import about
 
     test_id = "tests/test_inventory.py::test_cheapest_of_nothing_is_none"
     assert about(test_id, RequestFacts.read(request_text)) is is_about
@@ -144,8 +144,8 @@ def test_a_test_the_run_adds_and_that_fails_is_not_called_one_that_passed_before
 
 
 def test_a_test_file_that_no_longer_loads_is_one_the_run_broke() -> None:
-    from agents.request_facts import RequestFacts
-    from agents.tests_before import REGRESSED, TestResults, verdict
+    from agents.request import RequestFacts
+    from agents.run.tests_before import REGRESSED, TestResults, verdict
 
     before = TestResults(frozenset({"test_a.py::test_one"}), frozenset())
     now = TestResults(frozenset(), frozenset({"test_a.py", "test_new.py"}))

@@ -1,6 +1,6 @@
 """Functions a run rewrote though the request did not name them are found, and put back in place."""
 
-from agents.unasked_changes import put_back, unasked_changes
+from agents.rules.settle.unasked_changes import put_back, unasked_changes
 
 WORDS = """import re
 

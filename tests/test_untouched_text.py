@@ -5,7 +5,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agents.untouched_text import (
+from agents.rules.write.untouched_text import (
     keep_untouched,
     restore_blank_lines,
     restore_comments,

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.request_facts import RequestFacts
+from agents.request import RequestFacts
 from tests.rule_helpers import write_with
 
 TEST = "from durations import minutes\n\n\ndef test_hours():\n    assert minutes('1h30') == 90 * 60\n"

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.api_lookup import docs_for
-from agents.crew_tools import ToolContext
 from agents.events import EventBus, ToolCallFinished, ToolCallStarted
+from agents.rules.prompt.api_lookup import docs_for
+from agents.run.crew_tools import ToolContext
 from tools.sandbox import RunResult
 from tools.web_docs import WebDocs, WebDocsError
 from tools.workspace_files import WorkspaceFiles

@@ -3,8 +3,8 @@ import; one naming only a test (or a file to leave alone) may write the project'
 
 from pathlib import Path
 
-from agents.request_facts import RequestFacts
-from agents.work_files import work_files
+from agents.request import RequestFacts
+from agents.rules.prompt.work_files import work_files
 from tests.crew_script import crew, files
 
 PROJECT = {

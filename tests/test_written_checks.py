@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents.written_checks import check_program, parse_checks, read_outcome
+from agents.rules.checks.written_checks import check_program, parse_checks, read_outcome
 
 MODULE = """def mean(xs):
     if not xs:

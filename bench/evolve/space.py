@@ -1,7 +1,7 @@
 """The search space of bench.evolve: a crew configuration as a typed vector, and its operators.
 
 Genes: `rounds` (1-4), `retry` ("fresh" or "fix"), `retry_temperature` (the coder's on a sampled
-retry, 0.3-1.0 in steps of 0.1) and one on/off switch per rule of agents/rule_registry.py (the
+retry, 0.3-1.0 in steps of 0.1) and one on/off switch per rule of agents/rules/registry.py (the
 plain try is the `plain_retry` rule). Rules that cannot act on a HumanEval problem stay at their
 defaults and are not searched: flipping one would cost a whole evaluation for the same runs.
 
@@ -19,9 +19,9 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from agents.crew_runner import CrewSettings
-from agents.round_policy import RETRY_TEMPERATURE
-from agents.rule_registry import RULES, RuleSwitches, rule
+from agents.rules.registry import RULES, RuleSwitches, rule
+from agents.run.round_policy import RETRY_TEMPERATURE
+from agents.run.runner import CrewSettings
 
 ROUNDS = (1, 2, 3, 4)
 RETRIES = ("fresh", "fix")

@@ -26,7 +26,7 @@ from typing import Any
 
 import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
-from agents.rule_registry import registry_json
+from agents.rules.registry import registry_json
 from bench.humaneval.execution import grade
 from bench.humaneval.modes import Budget, Solution, solve_crew, solve_single
 from bench.humaneval.report import MODES, read_records, summarize, write_reports

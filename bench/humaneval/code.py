@@ -11,7 +11,7 @@ import ast
 import re
 import textwrap
 
-from agents.docstring_examples import Example, docstring_examples
+from agents.rules.checks.docstring_examples import Example, docstring_examples
 
 _PYTHON_FENCE = re.compile(r"```[ \t]*(?:python3?|py)[ \t]*\n(.*?)(?:```|\Z)", re.S | re.I)
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.S)

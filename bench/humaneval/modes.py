@@ -1,7 +1,7 @@
 """The two ways of solving a HumanEval problem on the same engine and sampling settings.
 
 - single: one chat completion of the function.
-- crew: the IDE's own crew (agents/crew_runner.py, through CrewAI) on a workspace holding the
+- crew: the IDE's own crew (agents/run/runner.py, through CrewAI) on a workspace holding the
   problem's prompt as solution.py, asked to complete the function. Its checks are the product's:
   the examples in the docstring (or the reviewer's asserts where there are none), run in the
   sandbox every round; the best round's file is kept. The graded program is solution.py as the
@@ -26,8 +26,8 @@ from models.reply_budget import reply_budget_for
 from models.reply_trace import ReplyTrace
 
 if TYPE_CHECKING:
-    from agents.crew_runner import CrewSettings
-    from agents.rule_registry import RuleSwitches
+    from agents.rules.registry import RuleSwitches
+    from agents.run.runner import CrewSettings
 
 
 @dataclass(frozen=True)
@@ -151,9 +151,9 @@ def solve_crew(
     temperature and seed are set from the arguments; `reviewer`: a second model for the reviewer's
     turns (None: the coder's model reviews)."""
     from agents.crew_factory import build_crew
-    from agents.crew_runner import CrewSettings
     from agents.events import AgentFinished, CheckRun, EventBus
-    from agents.rule_registry import RuleSwitches
+    from agents.rules.registry import RuleSwitches
+    from agents.run.runner import CrewSettings
 
     started = time.perf_counter()
     entry = problem["entry_point"]

@@ -1,0 +1,73 @@
+"""Rules ask_missing_file and ask_vague_request: a request to change a file the project does not
+have, and that does not ask for it to be made, or one that names nothing to change and nothing to
+check ("make it faster"), is answered with a question before anything is written.
+
+Issue 58: asked to "Fix the crash in database.py" in a project with no such file, the 0.5B
+created a database.py holding the README's Markdown; the run said every check passed. Asked to
+"make it faster", it deleted the user's comment and nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from agents.events import EventBus, Notice
+from agents.request import RequestFacts
+from agents.rules.registry import RuleSwitches
+
+# Words that ask for a file to be made: such a file is not expected to be there yet.
+_MAKES = re.compile(
+    r"\b(?:create|creates|new|write|make|add|generate|build|implement|start|save|put|scaffold)\b", re.I
+)
+# Words that ask for something already there to change.
+_CHANGES = re.compile(
+    r"\b(?:fix|fixes|change|update|edit|correct|modify|refactor|rename|debug|optimi[sz]e|speed\s+up|"
+    r"faster|clean\s+up|improve|crash\w*|bug\w*|error|broken|fails?|failing)\b",
+    re.I,
+)
+
+
+# The whole request is a wish about the code at large: nothing names what to change or how to
+# tell it worked. Kept narrow on purpose: a request with any more to it goes ahead.
+_VAGUE = re.compile(
+    r"(?:please\s+)?(?:(?:make|get)\s+(?:it|this|that|the\s+code|the\s+project|everything|the\s+app)\s+"
+    r"(?:faster|quicker|better|cleaner|nicer|more\s+efficient)|(?:optimi[sz]e|improve|speed\s+up|clean\s+up|"
+    r"refactor)\s+(?:it|this|that|the\s+code|the\s+project|everything|the\s+app))(?:\s+please)?[.!]*",
+    re.I,
+)
+
+
+def vague(text: str) -> bool:
+    return _VAGUE.fullmatch(text.strip()) is not None
+
+
+def missing_files(facts: RequestFacts, files: list[str]) -> list[str]:
+    """The files the request names that the project has under no folder."""
+    names = {PurePosixPath(rel).name for rel in files}
+    return [f for f in facts.files if f not in files and PurePosixPath(f).name not in names]
+
+
+def missing_file_question(facts: RequestFacts, files: list[str], rules: RuleSwitches, bus: EventBus) -> str:
+    """The question to ask instead of running ('' when the run may go ahead), said on the bus."""
+    if rules.on("ask_vague_request") and vague(facts.text):
+        question = (
+            "Which file or function should change, and how would we tell it worked (a test, a command,"
+            " a timing)? Nothing was written."
+        )
+        bus.emit(Notice(level="question", message=question))
+        return question
+    if not rules.on("ask_missing_file") or _MAKES.search(facts.text) or not _CHANGES.search(facts.text):
+        return ""
+    missing = missing_files(facts, files)
+    if not missing:
+        return ""
+    python = [rel for rel in files if rel.endswith(".py")][:6]
+    have = f" Its Python files: {', '.join(python)}." if python else " It has no Python file yet."
+    them = "it" if len(missing) == 1 else "them"
+    question = (
+        f"This project has no {', '.join(missing)}.{have} Which file did you mean, or should I create"
+        f" {them}? Nothing was written."
+    )
+    bus.emit(Notice(level="question", message=question))
+    return question

@@ -1,0 +1,76 @@
+"""Functions a run rewrote though the request did not ask: put back as they were.
+
+Asked in the IDE to "make count_words ignore words that are only punctuation", the 1.5B also
+rewrote longest_word. The user's other code must not change behind their back, so at the end of a
+run each such function is tried as it was before the run (agents/run/settling keeps it where
+every check still passes, or, after a run that was not approved, where no passing check then fails).
+
+Only where the request names a function of the file (else any change may be what it asks), only
+functions it does not name, that nothing it names, the module's own statements or the run's other
+files use (a helper the change needed, a caller of a new parameter). A parameter added unasked is
+put back too: asked for `sep` in join_names and `marker` in bullet_list, the 1.5B also gave the
+file's header() a `marker` that it printed before every title.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Collection
+
+from agents.source.definition_merge import definition_text, merge_definitions, top_level_functions
+
+
+def used_names(nodes: list[ast.stmt]) -> set[str]:
+    found = set()
+    for node in nodes:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name):
+                found.add(sub.id)
+            elif isinstance(sub, ast.Attribute):
+                found.add(sub.attr)
+    return found
+
+
+def unasked_changes(
+    original: str, current: str, request: str, used_elsewhere: Collection[str] = ()
+) -> list[str]:
+    """The top-level functions of `current` that the run changed from `original` unasked.
+    `used_elsewhere`: the names the run's other files use."""
+    try:
+        old_tree, new_tree = ast.parse(original), ast.parse(current)
+    except (SyntaxError, ValueError):
+        return []
+    before, after = top_level_functions(old_tree), top_level_functions(new_tree)
+    words = set(re.findall(r"[A-Za-z_]\w*", request))
+    named = [node for node in new_tree.body if getattr(node, "name", None) in words]
+    if not named:
+        return []
+    statements = [
+        node
+        for node in new_tree.body
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    ]
+    used = used_names(named + statements) | set(used_elsewhere)
+    return [
+        name
+        for name, node in after.items()
+        if name in before
+        and name not in words | used
+        and definition_text(current, node) != definition_text(original, before[name])
+    ]
+
+
+def put_back(current: str, original: str, name: str) -> str | None:
+    """`current` with function `name` as `original` has it, everything else byte for byte; None
+    when that cannot be done cleanly."""
+    try:
+        old = top_level_functions(ast.parse(original)).get(name)
+    except (SyntaxError, ValueError):
+        return None
+    if old is None:
+        return None
+    merged = merge_definitions(current, definition_text(original, old))
+    if merged is None or merged.replaced != [name] or merged.removed or merged.added:
+        return None
+    return merged.text
