@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from agents.rules.registry import RuleSwitches
+from agents.rules.registry import RuleSwitches, switches
 from agents.run.runner import CrewSettings
 
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
@@ -44,7 +44,7 @@ class CrewProfile:
         self.rules()  # refuses a rule name the registry lacks
 
     def rules(self) -> RuleSwitches:
-        return RuleSwitches(frozenset(self.disabled), frozenset(self.enabled))
+        return switches(self.disabled, self.enabled)
 
     def settings(self, base: CrewSettings | None = None) -> CrewSettings:
         return replace(

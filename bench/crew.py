@@ -54,10 +54,10 @@ from agents.events import (
     ToolCallStarted,
 )
 from agents.llm.roles import files_named_in, roles_for
+from agents.rules.parse.file_blocks import FORMAT_RULES, file_blocks
 from agents.rules.registry import RuleSwitches, registry_json
 from agents.rules.write.edit_guard import lost_definitions
 from agents.run.runner import CrewSettings
-from agents.source.file_blocks import FORMAT_RULES, file_blocks
 from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
 from bench.results_dir import dated
 from bench.rule_flags import add_rule_arguments, rule_switches, with_candidates

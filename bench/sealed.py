@@ -45,9 +45,9 @@ import offline  # noqa: F401, I001
 from agents.crew_factory import build_crew
 from agents.events import EventBus
 from agents.llm.roles import files_named_in, roles_for
+from agents.rules.parse.file_blocks import file_blocks
 from agents.rules.registry import RuleSwitches, registry_json
 from agents.run.runner import CrewSettings
-from agents.source.file_blocks import file_blocks
 from bench.crew import (
     N_CTX,
     AcceptanceRequest,

@@ -8,8 +8,9 @@ from pathlib import Path
 import agents.llm.crewai_setup  # noqa: F401
 from agents.events import EventBus
 from agents.request import RequestFacts
-from agents.rules.registry import RuleSwitches
-from agents.rules.static.static_rules import StaticScan, static_problems
+from agents.rules.registry import switches
+from agents.rules.static.scan import StaticScan
+from agents.rules.static.stage import static_problems
 from agents.run.crew_tools import ToolContext, WriteFileTool
 from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles
@@ -20,7 +21,7 @@ def write_with(
 ) -> tuple[str, str | None]:
     """Writes `content` to `path` as the crew would; returns the tool's answer and the file after."""
     context = ToolContext(
-        WorkspaceFiles(root), EventBus(), RunLimits(wall_s=5.0), request=request, rules=RuleSwitches(without)
+        WorkspaceFiles(root), EventBus(), RunLimits(wall_s=5.0), request=request, rules=switches(without)
     )
     answer = WriteFileTool().bind(context).run(path=path, content=content)
     target = root / path
@@ -45,4 +46,4 @@ def scan_with(
         echoed=echoed or [],
         exists=lambda rel: rel in sources,
     )
-    return static_problems(scan, RuleSwitches(without))
+    return static_problems(scan, switches(without))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import app
+from agents.rules.registry import rule
 from agents.run.runner import CrewSettings
 
 
@@ -33,7 +34,7 @@ def test_the_profile_gives_the_crew_its_rounds_and_switches(
     assert app.main([*argv, "--profile", str(_profile(tmp_path))]) == 0
     crew = asked["crew"]
     assert isinstance(crew, CrewSettings) and crew.rounds == 2 and crew.retry_temperature == 0.5
-    assert not crew.rules.on("put_back_unasked") and crew.rules.on("keep_best")
+    assert not crew.rules.on(rule("put_back_unasked")) and crew.rules.on(rule("keep_best"))
     assert app.main([*argv, "--profile", str(_profile(tmp_path)), "--rounds", "4"]) == 0
     assert asked["crew"].rounds == 4  # type: ignore[attr-defined]
     assert app.main(argv) == 0

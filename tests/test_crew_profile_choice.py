@@ -13,6 +13,7 @@ import pytest
 
 from agents.crew_profile import CrewProfile, list_profiles, save_profile
 from agents.events import EventBus, Notice
+from agents.rules.registry import rule
 from gui.crew_profile_choice import DEFAULT_LABEL, crew_settings, profile_choices, profile_problem
 from gui.user_settings import UserSettings
 
@@ -30,7 +31,7 @@ def folder(tmp_path: Path) -> Path:
 def test_the_chosen_profile_switches_rules_and_retries_and_keeps_the_users_sampling(folder: Path) -> None:
     user = UserSettings(rounds=5, temperature=0.4, seed=9, profile="lean")
     crew, level, note = crew_settings(user, folder)
-    assert not crew.rules.on("keep_best") and crew.rules.on("second_opinion")
+    assert not crew.rules.on(rule("keep_best")) and crew.rules.on(rule("second_opinion"))
     assert (crew.retry, crew.retry_temperature) == ("fix", 0.3)
     assert (crew.rounds, crew.temperature, crew.seed) == (5, 0.4, 9)  # the Settings tab's, not the profile's
     assert level == "info" and "lean" in note and "keep_best" in note
@@ -38,14 +39,14 @@ def test_the_chosen_profile_switches_rules_and_retries_and_keeps_the_users_sampl
 
 def test_the_default_is_the_hand_tuned_crew_and_says_nothing(folder: Path) -> None:
     crew, level, note = crew_settings(UserSettings(rounds=2), folder)
-    assert crew.rules.on("keep_best") and crew.retry == "fresh" and crew.rounds == 2
+    assert crew.rules.on(rule("keep_best")) and crew.retry == "fresh" and crew.rounds == 2
     assert (level, note) == ("", "")
 
 
 @pytest.mark.parametrize("name", ["gone", "broken", "../lean", "lean.json"])
 def test_a_profile_that_cannot_run_falls_back_to_the_default_and_warns(folder: Path, name: str) -> None:
     crew, level, note = crew_settings(UserSettings(profile=name), folder)
-    assert crew.rules.on("keep_best") and crew.retry == "fresh"
+    assert crew.rules.on(rule("keep_best")) and crew.retry == "fresh"
     assert level == "warning" and name in note and "hand-tuned" in note
     assert profile_problem(name, folder)
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from agents.crew_profile import CrewProfile, load_profile, save_profile
-from agents.rules.registry import RuleSwitches
+from agents.rules.registry import RuleSwitches, rule
 from agents.run.runner import CrewSettings
 from bench.evolve import cli as evolve
 from bench.evolve.fitness import FAKE_ENV, ScriptedFitness
@@ -88,7 +88,7 @@ def test_config_builds_crew_settings() -> None:
     config = CrewConfig(rounds=2, retry="fix", retry_temperature=0.4, disabled=frozenset({"plain_retry"}))
     settings = config.settings()
     assert (settings.rounds, settings.retry, settings.retry_temperature) == (2, "fix", 0.4)
-    assert not settings.rules.on("plain_retry") and settings.rules.on("keep_best")
+    assert not settings.rules.on(rule("plain_retry")) and settings.rules.on(rule("keep_best"))
     assert CrewConfig.from_dict(json.loads(json.dumps(config.to_dict()))) == config
 
 

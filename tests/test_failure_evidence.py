@@ -10,8 +10,8 @@ import pytest
 
 from agents.rules.prompt.failure_evidence import evidence, got_and_expected, project_path
 from agents.rules.registry import RuleSwitches
+from agents.rules.rounds.round_policy import feedback
 from agents.run.crew_tools import Check
-from agents.run.round_policy import feedback
 from tests.crew_script import crew, files
 from tools.sandbox import RunLimits, run_pytest
 

@@ -1,6 +1,6 @@
 """The coder's Markdown edit format: which blocks are files, and under which path."""
 
-from agents.source.file_blocks import FileBlock, file_blocks, unclosed_block
+from agents.rules.parse.file_blocks import FileBlock, file_blocks, unclosed_block
 
 F = "```"
 
@@ -126,7 +126,7 @@ def test_a_later_block_repeating_the_file_as_shown_does_not_undo_an_earlier_chan
 
 
 def test_a_reply_that_closes_a_block_it_already_wrote_has_enough() -> None:
-    from agents.source.file_blocks import repeats_a_block
+    from agents.rules.parse.file_blocks import repeats_a_block
 
     block = "todo.py\n```python\ndef count(self):\n    return len(self.items)\n```\n"
     assert not repeats_a_block(block)

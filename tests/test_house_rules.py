@@ -59,9 +59,21 @@ def _imports(path: Path, known: set[str]) -> set[str]:
     return found
 
 
+def _with_packages(module: str, imported: set[str], known: set[str]) -> set[str]:
+    """What importing runs: each imported module's packages too (their __init__ runs first), but
+    not the importing module's own, which are already under way."""
+    own = {module.rsplit(".", n)[0] for n in range(1, module.count(".") + 1)}
+    found = set(imported)
+    for name in imported:
+        parts = name.split(".")
+        found |= {".".join(parts[:i]) for i in range(1, len(parts))} & known
+    return found - own - {module}
+
+
 def test_no_import_circle_between_the_products_modules() -> None:
     paths = {_module_of(p): p for p in _sources()}
-    graph = {name: _imports(path, set(paths)) - {name} for name, path in paths.items()}
+    known = set(paths)
+    graph = {name: _with_packages(name, _imports(path, known), known) for name, path in paths.items()}
     circles = []
     for start in graph:
         stack, seen = [(start, [start])], set()
@@ -74,3 +86,38 @@ def test_no_import_circle_between_the_products_modules() -> None:
                     seen.add(nxt)
                     stack.append((nxt, trail + [nxt]))
     assert not circles, sorted(set(circles))[:5]
+
+
+def test_no_rule_is_looked_up_by_its_name() -> None:
+    """A home asks `rules.on(function)` of the rule it applies: a name in a string is found by no
+    reader, and no rename, as the registry's table beside the code once was."""
+    found = []
+    for path in _sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "on"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} on({node.args[0].value!r})")
+    assert not found, found
+
+
+def test_agents_is_a_floor_plan_of_a_dozen_entries() -> None:
+    entries = sorted(p.name for p in (ROOT / "agents").iterdir() if p.name != "__pycache__")
+    assert len(entries) <= 15, entries
+    assert {"run", "llm", "rules", "request.py"} <= set(entries), entries
+
+
+def test_the_runner_holds_no_rule() -> None:
+    """Every rule is declared under agents/rules/<stage>/; run/ only sequences and asks."""
+    declared = []
+    for path in sorted((ROOT / "agents").rglob("*.py")):
+        if "rules" in path.relative_to(ROOT / "agents").parts[:1]:
+            continue
+        if "@rule(" in path.read_text(encoding="utf-8"):
+            declared.append(str(path.relative_to(ROOT)))
+    assert not declared, declared

@@ -7,7 +7,7 @@ went nowhere ("No file was written")."""
 
 from pathlib import Path
 
-from agents.source.file_blocks import file_blocks, owner_of
+from agents.rules.parse.file_blocks import file_blocks, owner_of
 from tests.crew_script import FENCE, crew, files
 from tests.rename_project import CATALOG, FIXED, OFF, RENAMED, REPORT, REQUEST, make
 

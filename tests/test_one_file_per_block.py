@@ -1,7 +1,7 @@
 """Rule one_file_per_block: a code block whose header line names several files is written to none,
 with a one-line reason for the coder."""
 
-from agents.source.file_blocks import FileBlock, file_blocks, refusals
+from agents.rules.parse.file_blocks import FileBlock, file_blocks, refusals
 
 F = "```"
 

@@ -1,10 +1,10 @@
-"""What a retry is told (agents/run/round_policy.feedback): the failed runs and checks, without how
+"""What a retry is told (agents/rules/rounds/round_policy.feedback): the failed runs and checks, without how
 long each run took, so the same failure gives the same prompt and a recorded run replays exactly."""
 
 from __future__ import annotations
 
+from agents.rules.rounds.round_policy import feedback
 from agents.run.crew_tools import Check
-from agents.run.round_policy import feedback
 from tools.sandbox import RunResult
 
 PYTEST_OUT = "F.\n=== FAILURES ===\nassert 3 == 4\n=== 1 failed, 1 passed in {t}s ===\n"

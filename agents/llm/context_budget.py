@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from agents.llm.roles import files_named_in
-from agents.source.file_blocks import FORMAT_RULES
+from agents.rules.parse.file_blocks import FORMAT_RULES
 
 Message = dict[str, str]
 MIN_REPLY_TOKENS = 128  # below this a reply cannot hold even a small function

@@ -2,7 +2,8 @@
 
 Small models follow one short instruction better than a page of rules, so every prompt is a few
 lines. The planner answers in JSON held to its shape by a grammar, the coder in Markdown file
-blocks (agents/source/file_blocks.py), the reviewer in assert lines (agents/rules/checks/written_checks.py).
+blocks (agents/rules/parse/file_blocks.py), the reviewer in assert lines
+(agents/rules/checks/written_checks.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.source.file_blocks import FORMAT_RULES
+from agents.rules.parse.file_blocks import FORMAT_RULES
 from models.chat_engine import GenerationSettings
 from models.reply_budget import ReplyBudget
 

@@ -9,6 +9,9 @@ from dataclasses import replace
 from agents.events import EventBus, Notice
 from agents.llm.roles import checks_task
 from agents.request import is_test_file
+from agents.rules.checks.checks_beside_tests import checks_beside_tests
+from agents.rules.checks.expects_output import expects_output
+from agents.rules.checks.tests_before_run import tests_before_run
 from agents.rules.checks.written_checks import (
     CheckOutcome,
     enough_checks,
@@ -19,7 +22,7 @@ from agents.rules.checks.written_checks import (
 )
 from agents.rules.prompt.code_under_test import localisation_note, suspects, test_sources
 from agents.rules.prompt.failure_evidence import called_code, evidence
-from agents.rules.registry import RuleSwitches
+from agents.rules.rule import RuleSwitches
 from agents.run.crew_tools import Check, run_check, run_tests, run_written_checks, workspace_relative
 from agents.run.settling import CheckSettler
 from agents.run.state import RunState
@@ -48,9 +51,8 @@ class RoundChecks:
             return [run_check(context, "tests", ".")]
         root = self.files.root
         targets = [f for f in written if f.endswith(".py") and (root / f).is_file()][:3]
-        # Output is asked of the one program written; with several files, a helper module is silent.
-        expects_output = state.facts.output and len(targets) == 1 and self.rules.on("expects_output")
-        return [run_check(context, "python", t, expects_output=expects_output) for t in targets]
+        prints = self.rules.on(expects_output) and expects_output(state.facts, targets)
+        return [run_check(context, "python", t, expects_output=prints) for t in targets]
 
     def judge(
         self, state: RunState, settler: CheckSettler, this_round: list[str]
@@ -60,13 +62,13 @@ class RoundChecks:
         results = self.runs(state, this_round)
         state.modules = modules_of(self.texts.python_written(context.written))
         modules = state.modules
-        if not modules or (state.user_tests and not self.rules.on("checks_beside_tests")):
+        if not checks_beside_tests(self.rules, modules, state.user_tests):
             return results, None
         if state.written_checks is None:
             # Examples the docstrings already give are the checks; the reviewer writes some only
             # where there are none.
             state.written_checks = state.examples_before or self.example_checks(modules)
-            if not state.written_checks and self.rules.on("reviewer_checks"):
+            if not state.written_checks and self.rules.on(parse_checks):
                 state.reviewer_wrote = True
                 state.written_checks = self.write_checks(facts.text, modules, state.round_number)
         checks = state.written_checks
@@ -90,21 +92,20 @@ class RoundChecks:
     def tests_before(self, state: RunState) -> None:
         """Runs the project's tests once before round 1 and keeps each test's outcome; says once
         which already fail that the request is not about."""
-        if not state.user_tests or not self.rules.on("tests_before_run"):
+        if not state.user_tests or not self.rules.on(tests_before_run):
             return
         state.context.agent = "checks"
-        before = run_tests(state.context, None).result
-        state.tests_before = TestResults.parse(before.stdout_tail, before.duration_s)
+        before, state.tests_before = tests_before_run(state.context)
         judge = judged_tests(state.tests_before, state.facts)
         # Read once for both localising rules (each used to read every project file itself).
         sources = python_sources(self.files) if state.tests_before is not None and judge else {}
-        if state.tests_before is not None and judge and self.rules.on("failure_evidence"):
+        if state.tests_before is not None and judge and self.rules.on(evidence):
             output = workspace_relative(before.stdout_tail, state.context.root)
             state.tests_before = replace(state.tests_before, evidence=evidence(output, judge, only=True))
             code = called_code(output, judge, sources)
             if code:  # localised: the code the failing test calls, whole, before what search found
                 state.context_text = f"The code the failing test calls:\n{code}\n\n{state.context_text}"
-        if state.tests_before is not None and judge and self.rules.on("code_under_test"):
+        if state.tests_before is not None and judge and self.rules.on(suspects):
             self.localise(state, judge, sources)
         if state.tests_before is None and before.limit_hit not in (None, "stop"):
             self.bus.emit(
@@ -131,7 +132,7 @@ class RoundChecks:
         state.tests_before = replace(state.tests_before, localised=note)
 
     def example_checks(self, modules: list[str]) -> str:
-        if not self.rules.on("docstring_examples"):
+        if not self.rules.on(example_checks):
             return ""
         found = []
         for module in modules[:3]:

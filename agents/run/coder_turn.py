@@ -4,25 +4,32 @@ problems"). Returns the problems, for the feedback of the next round."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from agents.events import EventBus, Notice
 from agents.llm.roles import Role, coder_task, plain_task
-from agents.rules.prompt.focused_retry import focus_on, focus_rules, focus_text
-from agents.rules.registry import RuleSwitches
-from agents.rules.static.static_rules import StaticScan, files_broken, static_problems
-from agents.run.crew_tools import WriteFileTool
-from agents.run.state import RunState
-from agents.run.versions import code_of
-from agents.source.file_blocks import (
+from agents.rules.parse.file_blocks import (
     FORMAT_RULES,
     FileBlock,
     file_blocks,
+    owner_of,
     refusals,
     repeats_a_block,
     unclosed_block,
 )
+from agents.rules.parse.nameless_block_follow_up import nameless_block_follow_up
+from agents.rules.parse.path_lines_dropped import path_lines_dropped
+from agents.rules.prompt.broken_files_shown import broken_files_shown
+from agents.rules.prompt.failure_evidence import evidence
+from agents.rules.prompt.focused_retry import focus_on, focus_rules, focus_text
+from agents.rules.prompt.retrieved_context import retrieved_context
+from agents.rules.prompt.small_project_files import small_project_files
+from agents.rules.rule import RuleSwitches
+from agents.rules.static.scan import StaticScan
+from agents.rules.static.stage import static_problems
+from agents.run.crew_tools import WriteFileTool
+from agents.run.state import RunState
+from agents.run.versions import code_of
 from models.chat_engine import GenerationSettings
 from tools.workspace_files import WorkspaceFiles, python_sources
 
@@ -57,7 +64,7 @@ class CoderTurn:
         shown_files = self.current_files(
             state.allowed_files or state.earlier, context.originals if fresh or plain else None
         )
-        focused = state.echoed and not plain and on("focused_retry")
+        focused = state.echoed and not plain and on(focus_on)
         focus = focus_on(state.facts.text, shown_files, failures or []) if focused else []
         if focus:
             names = ", ".join(name for f in focus for name in f.names)
@@ -76,7 +83,7 @@ class CoderTurn:
                 state.feedback,
                 shown,
                 state.memory,
-                state.context_text if on("retrieved_context") else "",
+                retrieved_context(state) if on(retrieved_context) else "",
                 fix=not fresh and not focus,
                 rules=focus_rules(focus) if focus else FORMAT_RULES,
                 docs="\n\n".join(
@@ -93,12 +100,11 @@ class CoderTurn:
             plain=plain,
             candidates=candidates,
         )
-        # A follow-up's code block without a file name is about the one file the last run changed.
-        nameless = on("nameless_block_follow_up") and len(state.earlier) == 1
+        fallback = nameless_block_follow_up(state.earlier) if on(nameless_block_follow_up) else None
         # A focused try writes the files it was shown part of, and a block without a path in it
         # is about its one file (the 0.5B answered clamp() alone, with no path).
         expected = [f.path for f in focus] or state.allowed_files
-        self._shape = (expected, state.earlier[0] if nameless else None, shown_files)
+        self._shape = (expected, fallback, shown_files)
         return self.apply(state, reply)
 
     def evidence_before(self, state: RunState) -> str:
@@ -108,7 +114,7 @@ class CoderTurn:
         before = state.tests_before
         if state.round_number != 1 or before is None or not before.evidence:
             return ""
-        if not self.rules.on("failure_evidence"):
+        if not self.rules.on(evidence):
             return ""
         return "How the failing test fails now (the project's tests, run before this request):\n" + (
             before.evidence
@@ -118,7 +124,7 @@ class CoderTurn:
         """Writes a reply to the last prompt (one of its candidates) and returns its problems."""
         state.context.agent = "coder"
         expected, fallback, shown_files = self._shape
-        owners, one_file = self.rules.on("nameless_block_owner"), self.rules.on("one_file_per_block")
+        owners, one_file = self.rules.on(owner_of), self.rules.on(refusals)
         blocks = file_blocks(reply, expected, fallback, shown_files, owners, one_file)
         return self._write(state, blocks, reply, refusals(reply) if one_file else [])
 
@@ -133,7 +139,11 @@ class CoderTurn:
         writer = WriteFileTool().bind(context)
         written: list[str] = []
         for block in blocks:
-            content = self.without_path_line(block) if self.rules.on("path_lines_dropped") else block.content
+            content = (
+                path_lines_dropped(block, self.files.read_text)
+                if self.rules.on(path_lines_dropped)
+                else block.content
+            )
             try:
                 result = writer.run(path=block.path, content=content)
             except ValueError as exc:  # the path failed the tool's schema (absolute, '..', spaces)
@@ -154,10 +164,8 @@ class CoderTurn:
             exists=lambda rel: self.files.resolve(rel).exists(),
         )
         problems += static_problems(scan, self.rules)
-        if state.allowed_files and self.rules.on("broken_files_shown"):
-            # A rename "and every use" names one file; the files it broke are the rest of the work.
-            broken = [f for f in files_broken(scan, self.rules) if f not in state.allowed_files]
-            state.allowed_files += broken
+        if state.allowed_files and self.rules.on(broken_files_shown):
+            state.allowed_files += broken_files_shown(scan, self.rules, state.allowed_files)
         return problems
 
     def python_sources(self) -> dict[str, str]:
@@ -179,37 +187,15 @@ class CoderTurn:
             path.endswith(".py") and code_of(now, imports=False) == code_of(original, imports=False)
         )
 
-    def without_path_line(self, block: FileBlock) -> str:
-        """The content without lines that only name the file itself: `# calc.py` (the 0.5B adds one
-        to every file it writes) or `# calc.py:1-3` (the 1.5B copied the way retrieved code was
-        shown, at the top and inside), unless the file already had that line. A bare `calc.py`
-        first line is never code meant: it went to the file and broke its import. The blank lines
-        under a first such line go too: a new file does not start with one."""
-        first, _, rest = block.content.partition("\n")
-        if first.strip() == block.path and rest.strip():
-            return rest.lstrip("\n")
-        naming = re.compile(rf"#\s*{re.escape(block.path)}(?::\d+(?:-\d+)?|\s+lines\s+\d+-\d+)?")
-        lines = block.content.splitlines(keepends=True)
-        if not any(naming.fullmatch(line.strip()) for line in lines):
-            return block.content
-        try:
-            had = set(self.files.read_text(block.path).splitlines())
-        except (ValueError, OSError):  # a new file
-            had = set()
-        kept = [line for line in lines if line.rstrip("\n") in had or not naming.fullmatch(line.strip())]
-        if not "".join(kept).strip():
-            return block.content
-        dropped_first = bool(lines) and kept[:1] != lines[:1]
-        text = "".join(kept)
-        return text.lstrip("\n") if dropped_first else text
-
     def current_files(self, names: list[str], before: dict[str, str | None] | None = None) -> dict[str, str]:
         """The existing files the coder is to change, as it will be shown them: with no file in view
         (a new module), a small project's files are all shown, since a request may build on them or
         read a data file, and one plain coder call that saw them did better. `before`: what the files
         written in this run held before it (None: created by it)."""
         shown = {}
-        small = self.small_project_files() if self.rules.on("small_project_files") else []
+        small = (
+            small_project_files(self.files, self.shown_chars) if self.rules.on(small_project_files) else []
+        )
         for rel in names or small:
             try:
                 if before is not None and rel in before:
@@ -235,12 +221,6 @@ class CoderTurn:
             parts.append(f"{rel}\n```{language}\n{text.rstrip(chr(10))}\n```")
             used += len(text)
         return "\n".join(parts)
-
-    def small_project_files(self) -> list[str]:
-        names = self.files.list_files()[:20]
-        root = self.files.root
-        sizes = [(root / rel).stat().st_size for rel in names if (root / rel).is_file()]
-        return names if sum(sizes) <= self.shown_chars else []
 
 
 def localised(state: RunState) -> str:

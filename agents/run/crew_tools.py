@@ -31,8 +31,9 @@ from agents.events import (
 )
 from agents.request import RequestFacts
 from agents.rules.checks.written_checks import CheckOutcome, check_program, read_outcome
-from agents.rules.registry import RuleSwitches, Stage
-from agents.rules.write.write_rules import WriteDraft
+from agents.rules.rule import RuleSwitches
+from agents.rules.write.draft import WriteDraft
+from agents.rules.write.stage import write_rules
 from agents.run.tests_before import REGRESSED, TestResults, verdict
 from tools.sandbox import RunLimits, RunResult, run_command, run_pytest, run_python
 from tools.web_docs import WebDocs
@@ -287,10 +288,9 @@ class WriteFileTool(_EventTool):
         context = self._context
         draft = WriteDraft(path, content, self._original(path), context.facts, lambda: self._current(path))
         draft.sources = lambda: python_sources(context.files)
-        for rule in context.rules.active(Stage.WRITE):  # each may refuse (ValueError) or change it
-            rule.function()(draft)
-            if draft.as_it_was:
-                return f"left {path} as it was (the answer repeats it)"
+        write_rules(draft, context.rules)  # each rule may refuse (ValueError) or change the write
+        if draft.as_it_was:
+            return f"left {path} as it was (the answer repeats it)"
         content = draft.content
         written = context.files.write_text(path, content if content.endswith("\n") else content + "\n")
         context.written.append(written.rel)

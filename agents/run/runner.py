@@ -32,20 +32,19 @@ from agents.events import (
 )
 from agents.llm.crewai_call import kickoff_one_agent
 from agents.llm.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
-from agents.llm.roles import PLAN_SCHEMA, Role, expected_files, parse_plan, planner_task, roles_for
+from agents.llm.roles import PLAN_SCHEMA, Role, parse_plan, planner_task, roles_for
 from agents.request import is_test_file
 from agents.rules.checks.module_starts import with_import_checks
 from agents.rules.checks.written_checks import modules_of
 from agents.rules.prompt.api_lookup import docs_for, docs_named
 from agents.rules.prompt.ask_first import missing_file_question
+from agents.rules.prompt.follow_up_memory import follow_up_memory
 from agents.rules.prompt.work_files import work_files
-from agents.rules.registry import RuleSwitches
+from agents.rules.registry import refuse_unknown
 from agents.rules.rounds.checked_approval import unchecked_approval
-from agents.rules.rounds.test_search import judge_of, judged_round
-from agents.run.checks import RoundChecks
-from agents.run.coder_turn import CoderTurn
-from agents.run.crew_tools import ToolContext, workspace_relative
-from agents.run.round_policy import (
+from agents.rules.rounds.keep_best import keep_best
+from agents.rules.rounds.plan_retries import plan_retries
+from agents.rules.rounds.round_policy import (
     RETRY_TEMPERATURE,
     asked_tests_fail,
     changed_files,
@@ -55,9 +54,15 @@ from agents.run.round_policy import (
     repeats,
     round_candidates,
 )
+from agents.rules.rounds.test_search import judge_of, judged_round
+from agents.rules.rule import RuleSwitches
+from agents.rules.settle.unasked_put_back import put_back_where_allowed
+from agents.run.checks import RoundChecks
+from agents.run.coder_turn import CoderTurn
+from agents.run.crew_tools import ToolContext, workspace_relative
 from agents.run.settling import CheckSettler
 from agents.run.state import RunState
-from agents.run.versions import ending_message, files_now, keep_best, restore_round, same_code, version_of
+from agents.run.versions import ending_message, files_now, restore_round, same_code, version_of
 from agents.source.project_texts import ProjectTexts
 from models.chat_engine import ChatEngine, GenerationSettings
 from models.reply_budget import reply_budget_for
@@ -81,7 +86,7 @@ class CrewSettings:
     retry: str = "fresh"
     retry_temperature: float = RETRY_TEMPERATURE  # the coder's, on a sampled retry
     # Candidates a sampled retry decodes together (rule "candidates"); 0: from the hardware
-    # (agents/run/round_policy.candidate_count), 1: one at a time.
+    # (agents/rules/rounds/round_policy.candidate_count), 1: one at a time.
     candidates: int = 0
     # Which rules are on (agents/rules/registry.py): each rule's default, less those switched off.
     rules: RuleSwitches = field(default_factory=RuleSwitches)
@@ -120,6 +125,7 @@ class CrewRunner:
         self.bus = bus
         self.settings = settings or CrewSettings()
         self.rules = self.settings.rules
+        refuse_unknown(self.rules)  # a misspelt --without must not pass as a rule switched off
         self.cancel = cancel or threading.Event()
         # The user's Stop also kills a program the checks are running, not only the model's reply.
         self.limits = replace(self.settings.limits, stop=self.cancel)
@@ -192,7 +198,7 @@ class CrewRunner:
         state.user_tests = any(is_test_file(f) for f in files)
         # The docstring examples of the files the request names, before the coder can drop them.
         state.examples_before = self.checks.example_checks(modules_of([f for f in facts.files if f in files]))
-        state.request_docs = docs_named(context, facts.text) if self.rules.on("api_docs_named") else ""
+        state.request_docs = docs_named(context, facts.text) if self.rules.on(docs_named) else ""
         self._rounds = state.rounds
         self.settler = self._new_settler()
         self.checks.tests_before(state)
@@ -209,15 +215,15 @@ class CrewRunner:
             if not another:
                 break
             told = feedback(state.problems, state.results, state.outcome, state.failures, self.rules)
-            if self.rules.on("api_docs_lookup"):
+            if self.rules.on(docs_for):
                 docs = docs_for(context, state.results, state.versions[-1].contents)
                 told += f"\n{docs}" if docs else ""
             state.feedback = workspace_relative(told, context.root)
         kept = None
-        if not state.passed and self.rules.on("keep_best"):
+        if not state.passed and self.rules.on(keep_best):
             kept = keep_best(context, state.versions, self.bus, as_it_was=state.tests_before is not None)
             state.check_lines = kept.check_lines if kept else state.check_lines
-        if self.rules.on("put_back_unasked"):
+        if self.rules.on(put_back_where_allowed):
             checks, tests = (state.modules, state.written_checks), state.user_tests
             asked = f"{state.facts.text}\n{state.memory}"  # a follow-up's "it": what the previous asked
             self.settler.put_back_after(context, asked, checks, tests, approved=state.passed)
@@ -227,7 +233,7 @@ class CrewRunner:
                 f"Stopped after round {state.round_number}: the tests ran, and fail on code this run did"
                 " not change (see above)."
             )
-        unchecked = unchecked_approval(state, self.rules) if self.rules.on("checked_approval") else ""
+        unchecked = unchecked_approval(state, self.rules) if self.rules.on(unchecked_approval) else ""
         return self._finish(
             state.run_id, state.started, context=context, approved=state.passed and not unchecked,
             checks_passed=state.passed, rounds_used=state.round_number, checks=state.check_lines,
@@ -237,10 +243,8 @@ class CrewRunner:
     def _round(self, state: RunState) -> bool:
         """One round: the coder's try, its checks, the verdict. Whether another round may follow."""
         context, on = state.context, self.rules.on
-        if state.round_number > 1 and on("plan_retries"):
-            # Never before the first try: planning first cost real coders time and accuracy.
-            state.plan = self._plan(state)
-            state.allowed_files = expected_files(state.facts.text, state.plan) or state.allowed_files
+        if state.round_number > 1 and on(plan_retries):
+            plan_retries(state, self._plan)
         if judge_of(
             state, self.rules
         ):  # the project's failing tests judge: a search (agents/rules/rounds/test_search)
@@ -263,7 +267,7 @@ class CrewRunner:
             state, coder, fresh=fresh, plain=plain, failures=state.failures, candidates=gens
         )
         wrote = len(context.written) > written_before
-        again = on("fresh_after_repeat") and not fresh and not state.fresh_tried
+        again = on(repeats) and not fresh and not state.fresh_tried
         if wrote and state.versions and again and repeats(context, state):
             # Shown its failing files, the 0.5B wrote them back unchanged in 25 of 35 requests:
             # ask again at once, from the files as they were, with the failures as a warning.
@@ -304,7 +308,7 @@ class CrewRunner:
     def _another_round(self, state: RunState, this_round: list[str]) -> bool:
         """After a round that did not pass: whether another may follow."""
         context, on = state.context, self.rules.on
-        state.tests_fail = asked_tests_fail(context, state, state.results) if on("asked_tests_stop") else ""
+        state.tests_fail = asked_tests_fail(context, state, state.results) if on(asked_tests_fail) else ""
         if state.tests_fail:
             self.bus.emit(Notice(level="info", message=state.tests_fail))
             return False
@@ -320,22 +324,8 @@ class CrewRunner:
         return True
 
     def _remember_previous(self, state: RunState, files: list[str]) -> None:
-        """A follow-up ("now make it ignore case") means the previous run's files: name them, and
-        show them to the coder when the request names none itself. A request that names files of
-        its own, none of them the previous run's, starts a new topic: told of the previous request
-        ("make count_words ignore punctuation"), the 0.5B's fix of mean() in stats.py stripped
-        punctuation from the numbers."""
-        if not self.previous or not self.rules.on("follow_up_memory"):
-            return
-        earlier = [f for f in self.previous.files_written if f in files]
-        named = state.facts.files
-        if named and not any(f in earlier for f in named):  # a new topic
-            return
-        state.earlier = [f for f in earlier if f.endswith(".py")][:3]
-        state.memory = (
-            f"Previous request in this project: {self.previous.label[:300]}\n"
-            f"It changed: {', '.join(earlier) or 'no file'}."
-        )
+        if self.previous and self.rules.on(follow_up_memory):
+            follow_up_memory(state, self.previous, files)
 
     # ---------- steps ----------
     def _new_settler(self) -> CheckSettler:

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from agents.events import EventBus, Notice
 from agents.rules.checks.written_checks import CheckOutcome, failed_check
-from agents.rules.registry import RuleSwitches
-from agents.rules.settle.check_disputes import CheckDisputes, evaluate_in_sandbox, without
+from agents.rules.rule import RuleSwitches
+from agents.rules.settle.check_disputes import CheckDisputes, disputes, evaluate_in_sandbox, without
 from agents.rules.settle.mutator_checks import as_calls, unpromised
 from agents.rules.settle.outside_checks import (
     outside_the_request,
@@ -84,25 +84,25 @@ class CheckSettler:
         """The reviewer's checks after a run with failures. `code_problems`: the code has problems
         of its own (a refused write, an unbound name): only the plain calls are settled then."""
         on = self.rules.on
-        plain = self._as_plain_calls(request, checks, outcome.failures) if on("plain_calls") else checks
+        plain = self._as_plain_calls(request, checks, outcome.failures) if on(unpromised) else checks
         if plain != checks:
             checks = plain
             check, outcome = run_written_checks(context, modules, checks)
         if not outcome.failures or code_problems:
             return Settled(check, outcome, checks, False)
-        if on("outside_checks"):
+        if on(outside_the_request):
             check, outcome, checks = self._drop_outside_the_request(
                 context, request, modules, checks, check, outcome
             )
         if not outcome.failures or not checks:
             return Settled(check, outcome, checks, False)
-        if on("second_opinion"):
+        if on(disputes):
             check, outcome, checks = self._second_opinion(
                 context, request, modules, checks, outcome, check, round_number
             )
         rewrote = (
             bool(outcome.failures)
-            and on("reviewer_version")
+            and on(candidates)
             and self._use_reviewers_version(context, request, modules, checks, outcome.failures)
         )
         return Settled(check, outcome, checks, rewrote)

@@ -11,7 +11,7 @@ from agents.rules.checks.module_starts import import_failures
 from agents.rules.checks.written_checks import CheckOutcome
 from agents.rules.rounds.round_damage import damage, sources_before
 from agents.rules.write.edit_guard import definitions
-from agents.run.crew_tools import Check, ToolContext, WriteFileTool
+from agents.run.crew_tools import Check, ToolContext
 from agents.run.tests_before import REGRESSED
 from tools.workspace_files import python_sources
 
@@ -125,7 +125,7 @@ def restore_round(context: ToolContext, start: dict[str, str], written: list[str
     for rel in written:
         try:
             if rel in start:
-                if _text_of(context, rel) != start[rel]:
+                if text_of(context, rel) != start[rel]:
                     context.files.write_text(rel, start[rel])
             else:
                 restore(context, {rel}, bus)
@@ -144,78 +144,7 @@ class Kept:
     worse: tuple[str, ...] = ()  # the rounds not kept for what they broke, each with its first break
 
 
-def worse_rounds(versions: list[Version]) -> tuple[str, ...]:
-    """Each round that left something broken the project had whole, and what, for the user."""
-    seen: dict[int, str] = {}
-    for v in versions:
-        if v.damage and v.round not in seen:
-            said = list(dict.fromkeys(plainly(line) for line in v.damage))
-            more = f", and {len(said) - 4} more" if len(said) > 4 else ""
-            seen[v.round] = f"round {v.round}: {', '.join(said[:4])}{more}"
-    return tuple(seen.values())
-
-
-def plainly(problem: str) -> str:
-    """A problem as the user reads it: what broke, without the advice to the coder."""
-    if " is not valid Python (" in problem:
-        return problem.partition(" (")[0]
-    head, _, rest = problem.partition(": ")
-    if head.endswith((" does not import", " does not start")):
-        return f"{head} ({rest.split(':')[0]})"
-    return head.rstrip(".")
-
-
-def keep_best(
-    context: ToolContext, versions: list[Version], bus: EventBus, *, as_it_was: bool
-) -> Kept | None:
-    """No round passed: leave the files as the round that passed most checks wrote them (the
-    earliest of equals), not as the last try left them, with every file the rounds touched and
-    that round did not write as it was before the run. `as_it_was`: the project's tests ran before
-    the run, and a round that broke one of them cannot win; nor can a round that left a problem the
-    project did not have (rule worse_never_kept): when every round did, the project as it was
-    stays. None: the files stay as the last round left them."""
-    whole = context.rules.on("worse_never_kept")
-    worse = worse_rounds(versions) if whole else ()
-    candidates = [v for v in versions if not (as_it_was and regressed(v)) and not (whole and v.damage)]
-    kept = best(candidates)
-    if kept is None:
-        if not versions:
-            return None
-        restore(context, set(context.written), bus)
-        why = "each left the project worse" if worse else "each broke a test that passed before the run"
-        bus.emit(
-            Notice(
-                level="warning",
-                message=f"No try beat the project as it was: {why}. The files are as they were before"
-                " it; the best try's diff is above.",
-            )
-        )
-        line = "every try left it worse" if worse else "every try broke a test that passed before"
-        return Kept(0, [f"the project as it was: {line}"], True, worse)
-    if kept is versions[-1] and set(kept.contents) == set(context.written):
-        return None
-    context.agent = "crew"
-    writer = WriteFileTool().bind(context)
-    changed = [rel for rel, text in kept.contents.items() if _text_of(context, rel) != text]
-    failed = [rel for rel in changed if writer.run(path=rel, content=kept.contents[rel]).startswith("Error")]
-    if failed:
-        bus.emit(
-            Notice(level="warning", message=f"Could not put back round {kept.round}'s {', '.join(failed)}.")
-        )
-        return None
-    restore(context, set(context.written) - set(kept.contents), bus)
-    if kept is not versions[-1]:
-        bus.emit(
-            Notice(
-                level="info",
-                message=f"Kept round {kept.round}'s version: it passed more checks than the last try.",
-            )
-        )
-    as_before = all(_text_of(context, rel) == context.originals.get(rel) for rel in context.written)
-    return Kept(kept.round, kept.check_lines, as_before, worse)
-
-
-def _text_of(context: ToolContext, rel: str) -> str | None:
+def text_of(context: ToolContext, rel: str) -> str | None:
     try:
         return context.files.read_text(rel)
     except (ValueError, OSError):
@@ -228,7 +157,7 @@ def restore(context: ToolContext, paths: set[str], bus: EventBus) -> None:
     for rel in sorted(paths):
         original = context.originals.get(rel)
         try:
-            if original is not None and _text_of(context, rel) != original:
+            if original is not None and text_of(context, rel) != original:
                 written = context.files.write_text(rel, original)
                 bus.emit(FileChanged(path=written.rel, action="modified", diff=written.diff()))
             elif original is None and rel in context.created and context.files.resolve(rel).exists():

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agents.rules.registry import RULES, RuleSwitches, rule
-from agents.run.round_policy import RETRY_TEMPERATURE
+from agents.rules.rounds.round_policy import RETRY_TEMPERATURE
 from agents.run.runner import CrewSettings
 
 ROUNDS = (1, 2, 3, 4)

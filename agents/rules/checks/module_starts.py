@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 
 from agents.request import is_test_file
 from agents.rules.checks.written_checks import CheckOutcome
+from agents.rules.rule import Stage, rule
 from agents.rules.static.project_imports import import_target, module_name
 from agents.run.crew_tools import Check, ToolContext, _report
 from tools.sandbox import run_command
@@ -91,11 +92,20 @@ def changed_python(context: ToolContext) -> list[str]:
     return changed
 
 
+@rule(
+    "modules_import",
+    Stage.CHECKS,
+    reason=(
+        "each Python file changed, and each module importing one, still imports in the sandbox, and each "
+        "entry point still starts: pytest imports only what the tests do"
+    ),
+    evidence="tests/test_modules_import.py",
+)
 def broken_now(context: ToolContext) -> tuple[Check | None, list[str]]:
     """The sandbox's check of the changed files (None when nothing it found is the run's doing)
     and its lines: what no longer imports or starts."""
     changed = changed_python(context)
-    if not changed or not context.rules.on("modules_import"):
+    if not changed or not context.rules.on(broken_now):
         return None, []
     files, entries = targets(changed, python_sources(context.files))
     if not files:

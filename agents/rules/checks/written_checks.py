@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from agents.rules.checks.docstring_examples import docstring_examples
+from agents.rules.rule import Stage, rule
 
 MAX_STATEMENTS = 8  # asserts; the lines that set up an object for them do not count
 FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.S)
@@ -56,6 +57,12 @@ def signatures(source: str) -> str:
     return "\n".join(lines)
 
 
+@rule(
+    "docstring_examples",
+    Stage.CHECKS,
+    reason="examples in docstrings run as asserts",
+    evidence="bench/results/2026-11-25-humaneval-qwen2.5-coder-1.5b-dev",
+)
 def example_checks(source: str) -> str:
     """Assert lines from the examples in the docstrings of the module's functions."""
     lines: list[str] = []
@@ -65,6 +72,12 @@ def example_checks(source: str) -> str:
     return "\n".join(dict.fromkeys(lines))
 
 
+@rule(
+    "reviewer_checks",
+    Stage.CHECKS,
+    reason="where no example exists, the reviewer writes asserts from the request",
+    evidence="bench/results/2026-11-23-reviewer",
+)
 def parse_checks(reply: str) -> str:
     """The reply's statements that parse, up to the MAX_STATEMENTS-th assert; '' when none is one.
 

@@ -11,6 +11,7 @@ import uuid
 from typing import Any
 
 from agents.events import ToolCallFailed, ToolCallFinished, ToolCallStarted
+from agents.rules.rule import Stage, rule
 from agents.run.crew_tools import Check, ToolContext
 from tools.api_docs import imported_modules, library_names, lookup_error, lookup_names
 
@@ -44,6 +45,12 @@ class _Call:
         return ""
 
 
+@rule(
+    "api_docs_lookup",
+    Stage.PROMPT,
+    reason="a check failing on a library call brings the API's signature and docstring",
+    evidence="tests/test_api_docs.py",
+)
 def docs_for(context: ToolContext, results: list[Check], written: dict[str, str]) -> str:
     """The documentation of what the failed runs misused ('' when they misused no API)."""
     errors = "\n".join(r.result.stderr_tail for r in results if not r.passed and r.result.stderr_tail)
@@ -62,6 +69,13 @@ def docs_for(context: ToolContext, results: list[Check], written: dict[str, str]
     return f"{text}\n{web}" if web else text
 
 
+@rule(
+    "api_docs_named",
+    Stage.PROMPT,
+    reason="the APIs the request names come with their signature and docstring",
+    evidence="tests/test_api_docs_named.py",
+    default=False,
+)
 def docs_named(context: ToolContext, request: str) -> str:
     """Rule api_docs_named: the documentation of the standard-library APIs the request names
     (`csv.DictWriter`, "the statistics module"), for the coder's first prompt ('' when it names

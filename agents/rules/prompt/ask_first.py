@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 
 from agents.events import EventBus, Notice
 from agents.request import RequestFacts
-from agents.rules.registry import RuleSwitches
+from agents.rules.rule import RuleSwitches, Stage, rule
 
 # Words that ask for a file to be made: such a file is not expected to be there yet.
 _MAKES = re.compile(
@@ -48,16 +48,37 @@ def missing_files(facts: RequestFacts, files: list[str]) -> list[str]:
     return [f for f in facts.files if f not in files and PurePosixPath(f).name not in names]
 
 
-def missing_file_question(facts: RequestFacts, files: list[str], rules: RuleSwitches, bus: EventBus) -> str:
-    """The question to ask instead of running ('' when the run may go ahead), said on the bus."""
-    if rules.on("ask_vague_request") and vague(facts.text):
-        question = (
-            "Which file or function should change, and how would we tell it worked (a test, a command,"
-            " a timing)? Nothing was written."
-        )
-        bus.emit(Notice(level="question", message=question))
-        return question
-    if not rules.on("ask_missing_file") or _MAKES.search(facts.text) or not _CHANGES.search(facts.text):
+@rule(
+    "ask_vague_request",
+    Stage.PROMPT,
+    reason=(
+        "a request that names nothing to change and nothing to check ('make it faster') gets a question "
+        "before anything is written"
+    ),
+    evidence="tests/test_ask_vague_request.py",
+)
+def ask_vague_request(facts: RequestFacts) -> str:
+    """The question for a request that names nothing to change and nothing to check ('' if none)."""
+    if not vague(facts.text):
+        return ""
+    return (
+        "Which file or function should change, and how would we tell it worked (a test, a command,"
+        " a timing)? Nothing was written."
+    )
+
+
+@rule(
+    "ask_missing_file",
+    Stage.PROMPT,
+    reason=(
+        "a request to change a file the project does not have, and not to make it, gets a question before"
+        " anything is written"
+    ),
+    evidence="tests/test_ask_missing_file.py",
+)
+def ask_missing_file(facts: RequestFacts, files: list[str]) -> str:
+    """The question for a request to change a file the project does not have ('' if none)."""
+    if _MAKES.search(facts.text) or not _CHANGES.search(facts.text):
         return ""
     missing = missing_files(facts, files)
     if not missing:
@@ -65,9 +86,17 @@ def missing_file_question(facts: RequestFacts, files: list[str], rules: RuleSwit
     python = [rel for rel in files if rel.endswith(".py")][:6]
     have = f" Its Python files: {', '.join(python)}." if python else " It has no Python file yet."
     them = "it" if len(missing) == 1 else "them"
-    question = (
+    return (
         f"This project has no {', '.join(missing)}.{have} Which file did you mean, or should I create"
         f" {them}? Nothing was written."
     )
-    bus.emit(Notice(level="question", message=question))
+
+
+def missing_file_question(facts: RequestFacts, files: list[str], rules: RuleSwitches, bus: EventBus) -> str:
+    """The question to ask instead of running ('' when the run may go ahead), said on the bus."""
+    question = ask_vague_request(facts) if rules.on(ask_vague_request) else ""
+    if not question and rules.on(ask_missing_file):
+        question = ask_missing_file(facts, files)
+    if question:
+        bus.emit(Notice(level="question", message=question))
     return question

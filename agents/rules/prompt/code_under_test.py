@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from agents.request import is_user_test
+from agents.rules.rule import Stage, rule
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,15 @@ def _test_name(test_id: str) -> tuple[str, str]:
     return path, name.split("[", 1)[0]
 
 
+@rule(
+    "code_under_test",
+    Stage.PROMPT,
+    reason=(
+        "a request judged by failing tests is told the tests are right and which of the project's "
+        "functions they run (and the passing ones do not) is where the fix goes"
+    ),
+    evidence="tests/test_code_under_test.py",
+)
 def suspects(failing: list[str], passing: list[str], sources: Mapping[str, str]) -> list[Suspect]:
     """The project code the failing tests run, most suspicious first. `failing`, `passing`: pytest
     ids ("tests/test_a.py::test_x"); `sources`: every project .py file's text, tests included."""

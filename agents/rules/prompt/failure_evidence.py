@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath as Path
 
+from agents.rules.rule import Stage, rule
+
 # "____ test_total ____" opens one failure's section; "____ ERROR collecting test_a.py ____" too.
 _SECTION = re.compile(r"^_{3,} (.+?) _{3,}$")
 _BANNER = re.compile(r"^={3,} (.+?) ={3,}$")
@@ -145,6 +147,16 @@ def _names(test_id: str, header: str) -> bool:
     return ".".join(test_id.split("::")[1:]) == header
 
 
+@rule(
+    "failure_evidence",
+    Stage.PROMPT,
+    reason=(
+        "a failing test is shown as its assertion, the value got and the one expected, and the project's "
+        "own frames; round 1 of a request about failing tests sees them fail, and the code they call is "
+        "shown whole"
+    ),
+    evidence="bench/results/2026-11-28-test-judged-candidates",
+)
 def evidence(output: str, tests: list[str] | None = None, *, only: bool = False) -> str:
     """The failing tests of this output as the coder is shown them; `tests` first (the tests the
     request is about), or `only` them, at most MAX_TESTS. '' when the output holds no failure."""

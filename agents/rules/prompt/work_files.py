@@ -15,8 +15,8 @@ import ast
 from collections.abc import Callable
 
 from agents.request import RequestFacts, is_user_test
-from agents.rules.registry import RuleSwitches
 from agents.rules.rounds.rename_check import uses_any
+from agents.rules.rule import RuleSwitches, Stage, rule
 from agents.rules.static.project_imports import import_target, module_name
 
 
@@ -47,6 +47,15 @@ def imported_files(rel: str, source: str, modules: dict[str, str]) -> list[str]:
     return found
 
 
+@rule(
+    "work_files",
+    Stage.PROMPT,
+    reason=(
+        "a request naming files may write those it asks to change and the modules they import; naming "
+        "only a test or a file to leave, the project's code"
+    ),
+    evidence="tests/test_work_files.py",
+)
 def work_files(
     facts: RequestFacts,
     existing: list[str],
@@ -56,7 +65,7 @@ def work_files(
     """The files the coder is shown and may write ([]: any): the named files when one of them is a
     target, then what the targets import (with the rule off: the named files alone). `texts`: the
     readable text of each file it is given."""
-    if rules is not None and not rules.on("work_files"):
+    if rules is not None and not rules.on(work_files):
         return list(facts.files)
     have = set(existing)
     targets = [rel for rel in facts.files if is_target(rel, facts, have)]

@@ -11,8 +11,8 @@ change the tests check (rule `rename_verified`, agents/rules/rounds/rename_check
 
 from __future__ import annotations
 
-from agents.rules.registry import RuleSwitches
 from agents.rules.rounds.rename_check import rename_done
+from agents.rules.rule import RuleSwitches, Stage, rule
 from agents.run.state import RunState
 from agents.run.tests_before import TestResults
 from tools.workspace_files import python_sources
@@ -35,6 +35,15 @@ def changes_shown(before: TestResults | None, now: TestResults | None) -> bool:
     return bool(fixed or added)
 
 
+@rule(
+    "checked_approval",
+    Stage.ROUNDS,
+    reason=(
+        "a run is approved only on a check of its change: the project's tests passing as they did before "
+        "the run are none"
+    ),
+    evidence="bench/results/2026-11-27-checked-approval",
+)
 def unchecked_approval(state: RunState, rules: RuleSwitches) -> str:
     """Why a run whose every check passed is still not approved ('': it is, or it did not pass)."""
     if not state.passed or not state.user_tests or state.outcome is not None:
@@ -44,7 +53,7 @@ def unchecked_approval(state: RunState, rules: RuleSwitches) -> str:
     now = TestResults.parse(state.results[0].result.stdout_tail)
     if changes_shown(state.tests_before, now):
         return ""
-    if rules.on("rename_verified") and state.facts.renamed:
+    if rules.on(rename_done) and state.facts.renamed:
         line = rename_done(state.facts.renamed, python_sources(state.context.files))
         if line:
             state.check_lines.append(line)

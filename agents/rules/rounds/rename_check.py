@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping
 
+from agents.rules.rule import Stage, rule
 from agents.rules.settle.unasked_changes import used_names
 
 
@@ -38,6 +39,15 @@ def uses_any(source: str, names: Iterable[str]) -> bool:
     return not used.isdisjoint(names)
 
 
+@rule(
+    "rename_verified",
+    Stage.ROUNDS,
+    reason=(
+        "a rename the request asks for, found complete in the files (old name used nowhere, new one "
+        "defined), is a change the project's tests check"
+    ),
+    evidence="bench/results/2026-11-28-rename-verified-sealed-dev-1.5b",
+)
 def rename_done(renamed: Mapping[str, str], sources: Mapping[str, str]) -> str:
     """A check line when every asked rename is complete in `sources` (path -> code), else ''."""
     if not renamed or not sources:

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from agents.events import CheckRun, EventBus, FileChanged, Notice, ReviewVerdict, preview
 from agents.llm.local_llm import RunCancelledError
 from agents.rules.prompt.failure_evidence import evidence
-from agents.rules.registry import RuleSwitches
+from agents.rules.rule import RuleSwitches, Stage, rule
 from agents.run.crew_tools import Check, ToolContext, suite_limits
 from agents.run.state import RunState
 from agents.run.tests_before import TestResults, judged_tests, test_file
@@ -59,10 +59,20 @@ class Tried:
     checked: bool  # the whole suite ran on it: its version is among the run's (keep-best's choice)
 
 
+@rule(
+    "test_judged_candidates",
+    Stage.ROUNDS,
+    reason=(
+        "where failing project tests judge the request, after a greedy first try each round decodes "
+        "several candidates in one batch, runs those tests then the suite on each, stops at the first "
+        "that passes, and starts the next round from the best"
+    ),
+    evidence="bench/results/2026-11-28-test-judged-candidates",
+)
 def judge_of(state: RunState, rules: RuleSwitches) -> list[str]:
     """The failing tests this run is judged by ([]: no search): only where the rule is on and the
     project's tests ran before the run."""
-    if not rules.on("test_judged_candidates"):
+    if not rules.on(judge_of):
         return []
     return judged_tests(state.tests_before, state.facts)
 

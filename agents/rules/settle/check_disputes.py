@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agents.rules.checks.written_checks import FENCED, asserted_equal, bound_names, equality
+from agents.rules.rule import Stage, rule
 from tools.sandbox import RunLimits, RunResult, run_command
 
 MAX_QUESTIONS = 3  # per round: each is a model call
@@ -64,6 +65,12 @@ def same(a: object, b: object) -> bool:
         return False
 
 
+@rule(
+    "second_opinion",
+    Stage.SETTLE,
+    reason="a check the model, asked without the code, answers as the code does is dropped",
+    evidence="bench/results/2026-11-26-crew-1.5b-second-opinion",
+)
 def disputes(checks: str, failures: list[str]) -> list[Dispute]:
     """The failed checks a second opinion can settle: `assert <call> == <literal>` whose call uses
     no name the checks bind, and whose failure shows the code's value as a literal."""

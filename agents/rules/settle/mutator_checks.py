@@ -14,6 +14,7 @@ import ast
 import re
 
 from agents.rules.checks.written_checks import bound_names, equality, failed_check
+from agents.rules.rule import Stage, rule
 from agents.rules.static.request_checks import clauses_about
 
 _GIVES = re.compile(r"\b(return|returns|returning|give|gives|giving|yield|yields)\b", re.I)
@@ -40,6 +41,12 @@ def _method_call(test: ast.expr, bound: set[str]) -> ast.Call | None:
     return None
 
 
+@rule(
+    "plain_calls",
+    Stage.SETTLE,
+    reason="a check wanting a value the request never promises runs as a plain call",
+    evidence="tests/test_mutator_checks.py",
+)
 def unpromised(checks: str, failures: list[str], request: str) -> dict[str, str]:
     """{failed check: the plain call it becomes} for each failed check that wants a value from a
     method the request does not say gives one (None came back, or a bare `assert obj.m()`)."""

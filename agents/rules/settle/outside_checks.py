@@ -15,6 +15,7 @@ import ast
 import re
 
 from agents.rules.checks.written_checks import failed_check
+from agents.rules.rule import Stage, rule
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -57,6 +58,12 @@ def _called(check: str | ast.AST) -> set[str]:
     return found
 
 
+@rule(
+    "outside_checks",
+    Stage.SETTLE,
+    reason="a check on untouched code failing as before the run is dropped",
+    evidence="bench/results/2026-11-26-crew-0.5b-outside-checks-narrowed",
+)
 def outside_the_request(failures: list[str], touched: set[str], defined: set[str] | None = None) -> list[str]:
     """The failure lines whose assert calls something, none of it `touched`; with `defined`, only
     those that call project code among it."""

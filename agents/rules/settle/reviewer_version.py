@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from agents.rules.checks.written_checks import CheckOutcome, check_program, read_outcome
+from agents.rules.rule import Stage, rule
 from agents.rules.settle.check_disputes import run_beside
 from agents.rules.write.edit_guard import definitions, lost_definitions
 from agents.source.definition_merge import merge_definitions, top_level_functions
@@ -34,6 +35,12 @@ class Candidate:
     names: list[str]  # the functions replaced
 
 
+@rule(
+    "reviewer_version",
+    Stage.SETTLE,
+    reason="the reviewer's own version is used where it passes every check",
+    evidence="bench/results/2026-11-26-crew-1.5b-reviewers-version",
+)
 def candidates(
     implementations: dict[str, str],
     sources: dict[str, str],

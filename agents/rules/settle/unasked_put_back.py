@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.rules.rule import Stage, rule
 from agents.rules.settle.check_disputes import write_beside
 from agents.rules.settle.unasked_changes import put_back, unasked_changes, used_names
 from agents.run.crew_tools import ToolContext, WriteFileTool
@@ -34,6 +35,12 @@ class Trial:
     why: str  # the end of the notice: "..., and <why>"
 
 
+@rule(
+    "put_back_unasked",
+    Stage.SETTLE,
+    reason="functions the run changed unasked are put back where checks allow",
+    evidence="bench/results/2026-11-26-crew-1.5b-put-back",
+)
 def put_back_where_allowed(
     context: ToolContext,
     texts: ProjectTexts,

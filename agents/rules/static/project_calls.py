@@ -16,7 +16,9 @@ import ast
 from collections.abc import Iterator
 
 from agents.request import is_user_test
+from agents.rules.rule import Stage, rule
 from agents.rules.static.project_imports import import_target, module_name, parse_sources
+from agents.rules.static.scan import StaticScan, sources_before
 
 Signature = ast.arguments
 Break = tuple[str, str, str, str]  # (calling file, module.function, the call, the parameters)
@@ -135,3 +137,14 @@ def new_call_breaks(before: dict[str, str], after: dict[str, str]) -> list[str]:
             f" {name} and its definition agree."
         )
     return problems
+
+
+@rule(
+    "project_calls",
+    Stage.STATIC,
+    reason="every call of a project function still fits its parameters after the run",
+    evidence="bench/results/2026-11-27-project-calls-static",
+)
+def project_calls(scan: StaticScan) -> list[str]:
+    """Every call of a project function, outside the user's tests, still fits its parameters."""
+    return new_call_breaks(sources_before(scan), scan.sources)

@@ -11,6 +11,9 @@ from __future__ import annotations
 import ast
 from pathlib import PurePosixPath
 
+from agents.rules.rule import Stage, rule
+from agents.rules.static.scan import StaticScan, sources_before
+
 
 def module_name(rel: str) -> str:
     path = PurePosixPath(rel).with_suffix("")
@@ -98,3 +101,14 @@ def new_breaks(before: dict[str, str], after: dict[str, str]) -> list[str]:
             f" other use of {name}) or keep {name} in {module}."
         )
     return problems
+
+
+@rule(
+    "project_imports",
+    Stage.STATIC,
+    reason="every module of the project still imports what it imports from the others",
+    evidence="tests/test_project_imports.py",
+)
+def project_imports(scan: StaticScan) -> list[str]:
+    """Every module of the project still imports what it imports from the others."""
+    return new_breaks(sources_before(scan), scan.sources)

@@ -14,6 +14,8 @@ import ast
 import re
 
 from agents.llm.roles import asks_for_output
+from agents.rules.rule import Stage, rule
+from agents.rules.write.draft import WriteDraft
 from agents.source.definition_merge import is_main_guard
 
 ASKS_FOR_SCRIPT = re.compile(r"\b(output|script|examples?|usage|demo|main|run it|when run)\b", re.IGNORECASE)
@@ -81,3 +83,18 @@ def _multiline_string(node: ast.stmt) -> bool:
         isinstance(n, ast.Constant) and isinstance(n.value, str) and n.lineno != n.end_lineno
         for n in ast.walk(node)
     )
+
+
+@rule(
+    "example_usage",
+    Stage.WRITE,
+    reason="example code appended to a module goes under if __name__ == '__main__'",
+    evidence="tests/test_example_usage.py",
+)
+def example_usage(draft: WriteDraft) -> None:
+    """Example code appended to an existing module goes under `if __name__ == "__main__":`."""
+    if not draft.python or draft.merged is not None or draft.original is None:
+        return
+    draft.content, guarded = guard_example_usage(draft.original, draft.content, draft.facts.text)
+    if guarded:
+        draft.notes.append('example code at its end put under if __name__ == "__main__"')

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 
+from agents.rules.rule import Stage, rule
+from agents.rules.write.draft import WriteDraft
 from agents.source.definition_merge import top_level_functions
 
 
@@ -67,3 +69,18 @@ def _top_level_functions(source: str) -> set[str]:
     except (SyntaxError, ValueError):
         return set()
     return set(top_level_functions(tree))
+
+
+@rule(
+    "stray_methods",
+    Stage.WRITE,
+    reason="methods written at the top level go back into their class",
+    evidence="bench/results/2026-11-26-crew-0.5b-stray-methods",
+)
+def stray_methods(draft: WriteDraft) -> None:
+    """Methods written at the top level of a one-class file go back into the class."""
+    if not draft.python:
+        return
+    draft.content, moved = into_class(draft.content, draft.original)
+    if moved:
+        draft.notes.append(f"{', '.join(moved)} moved into its class from the top level")

@@ -17,6 +17,9 @@ import ast
 import difflib
 import re
 
+from agents.rules.rule import Stage, rule
+from agents.rules.write.draft import WriteDraft
+
 ABOUT_LAYOUT = re.compile(
     r"\b(blank|empty)\s+lines?\b|\breformat|\bpep\s?8\b|\bblack\b|\bwhitespace\b|\bspacing\b", re.IGNORECASE
 )
@@ -165,3 +168,19 @@ def _split_blanks(lines: list[str]) -> tuple[list[str], list[list[str]]]:
         else:
             gaps[-1].append(line)
     return text, gaps
+
+
+@rule(
+    "untouched_text",
+    Stage.WRITE,
+    reason="a whole-file answer keeps the file's blank lines, docstring and the comments "
+    "of the code it did not change",
+    evidence="tests/test_untouched_text.py",
+)
+def untouched_text(draft: WriteDraft) -> None:
+    """A whole-file answer keeps the file's blank lines and docstring (agents/rules/write/untouched_text)."""
+    if not draft.python or draft.merged is not None:
+        return
+    current = draft.read_current()
+    if current is not None:
+        draft.content = keep_untouched(current, draft.content, draft.facts.text)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import PurePosixPath
 
+from agents.rules.rule import Stage, rule
+
 FORMAT_RULES = (
     "Write each file you create or change whole: its path alone on one line, then the complete new "
     "content in one ```python code block. Nothing after the last block."
@@ -78,6 +80,12 @@ def _paths_before(text: str) -> list[str]:
     return list(dict.fromkeys(_PATH.findall(lines[-1].replace("`", " ").replace("*", " "))))
 
 
+@rule(
+    "one_file_per_block",
+    Stage.PARSE,
+    reason="a block under a line naming several files is written to none, and the coder told why",
+    evidence="tests/test_one_file_per_block.py",
+)
 def refusals(reply: str) -> list[str]:
     """Why blocks were not written (rule one_file_per_block): the line before each names several
     files. Written to the last one named, a right total() meant for ledger.py went into models.py
@@ -133,6 +141,15 @@ def file_blocks(
     return [FileBlock(path, content) for path, content in found.items()]
 
 
+@rule(
+    "nameless_block_owner",
+    Stage.PARSE,
+    reason=(
+        "a block without a file name, among several files, goes to the one shown file that defines what "
+        "it defines"
+    ),
+    evidence="bench/results/2026-11-28-ide-use-rename",
+)
 def owner_of(code: str, files: Mapping[str, str]) -> str | None:
     """The one file that defines at its top level something `code` defines (a rename across two
     files: the 0.5B answered report.py's summary() in a block with no path), or None."""

@@ -11,7 +11,7 @@ from agents.llm.roles import Role
 from agents.request import is_test_file
 from agents.rules.checks.written_checks import CheckOutcome
 from agents.rules.prompt.failure_evidence import evidence
-from agents.rules.registry import RuleSwitches
+from agents.rules.rule import RuleSwitches, Stage, rule
 from agents.run.crew_tools import Check, ToolContext, describe_run
 from agents.run.noise import without_run_noise
 from agents.run.state import RunState
@@ -21,33 +21,46 @@ from models.chat_engine import GenerationSettings
 RETRY_TEMPERATURE = 0.7
 
 
+@rule(
+    "plain_retry",
+    Stage.ROUNDS,
+    reason="after round 1 fails on a one-file request, one plain round more",
+    evidence="bench/results/2026-11-26-humaneval-qwen2.5-coder-1.5b-plain-and-sampled",
+)
 def plain_round(state: RunState, rules: RuleSwitches) -> bool:
     """After round 1's checks fail on a one-file request (or a follow-up about one file), one round
     more asks plainly, greedy, without the rules or the failures: on HumanEval the 1.5B's crew lost
     problems one plain call solved. Only after a try whose checks failed: a refused write or a
     missing file is told instead."""
     one_file = len(state.allowed_files or state.earlier) == 1
-    return state.round_number == 2 and rules.on("plain_retry") and one_file and not state.problems
+    return state.round_number == 2 and rules.on(plain_round) and one_file and not state.problems
 
 
+@rule(
+    "sampled_retries",
+    Stage.ROUNDS,
+    reason="retries are sampled (seeded), not greedy: greedy repeats itself",
+    evidence="bench/results/2026-11-26-crew-0.5b-plain-and-sampled",
+)
 def coder_for(
     coder: Role, state: RunState, rules: RuleSwitches, *, plain: bool, temperature: float = RETRY_TEMPERATURE
 ) -> Role:
     """Greedy decoding answers feedback with the same bytes (on the 0.5B, rounds 2 and 3 rewrote the
     failing file unchanged); a sampled retry tries something else, and the best round's files are
     kept anyway. Seeded by which sampled retry this is, so a rerun gives the same tries."""
-    if (
-        state.round_number == 1
-        or plain
-        or coder.generation.temperature != 0
-        or not rules.on("sampled_retries")
-    ):
+    if state.round_number == 1 or plain or coder.generation.temperature != 0 or not rules.on(coder_for):
         return coder
     sampled = state.round_number - 1 - state.plain_tried  # the sampled retries so far, this one too
     seed = coder.generation.seed + sampled + 1
     return replace(coder, generation=replace(coder.generation, temperature=temperature, seed=seed))
 
 
+@rule(
+    "fresh_after_repeat",
+    Stage.ROUNDS,
+    reason="a retry that repeats an earlier try is asked again afresh at once",
+    evidence="bench/results/2026-11-25-crew-0.5b",
+)
 def repeats(context: ToolContext, state: RunState) -> bool:
     """Whether the files written so far hold the code of an earlier round's version."""
     now = files_now(context)
@@ -63,7 +76,7 @@ def feedback(
 ) -> str:
     """What the next try is told: the problems, the runs that failed, each failed check once."""
     runs = results[:-1] if outcome else results  # the written checks' run is the last one
-    shown = evidence_of if rules is not None and rules.on("failure_evidence") else described
+    shown = evidence_of if rules is not None and rules.on(evidence) else described
     failed_runs = [shown(r) for r in runs if not r.passed]
     if outcome and not failures and not outcome.ok:  # the check program itself crashed
         failed_runs.append(describe_run(results[-1])[:800])
@@ -101,6 +114,12 @@ def changed_files(context: ToolContext) -> list[str]:
     return changed
 
 
+@rule(
+    "asked_tests_stop",
+    Stage.ROUNDS,
+    reason="asked for tests that fail on code the run did not change, the run stops",
+    evidence="tests/test_crew_logic.py",
+)
 def asked_tests_fail(context: ToolContext, state: RunState, results: list[Check]) -> str:
     """Asked for tests, the run changed only test files, and they ran with failing asserts: what
     to tell the user ('' otherwise). The code under test may be wrong, or a test: the user is to
@@ -136,6 +155,12 @@ def candidate_count(engine: object, asked: int) -> int:
     return 4 if report is not None and getattr(report, "n_gpu_layers", 0) > 0 else 1
 
 
+@rule(
+    "candidates",
+    Stage.ROUNDS,
+    reason="a sampled retry decodes several candidates in one batch and tries each in turn",
+    evidence="tests/test_candidates.py",
+)
 def candidate_settings(
     coder: Role, state: RunState, rules: RuleSwitches, n: int, *, plain: bool
 ) -> list[GenerationSettings] | None:
@@ -144,7 +169,7 @@ def candidate_settings(
     batch's seeds are those of the sequential retries it replaces."""
     if n < 2 or plain or state.round_number == 1 or coder.generation.temperature == 0:
         return None
-    if not rules.on("candidates"):
+    if not rules.on(candidate_settings):
         return None
     sampled = state.round_number - 1 - state.plain_tried  # 1 for the first sampled retry
     base = coder.generation.seed - sampled - 1  # coder_for's seed, less its offset

@@ -1,0 +1,30 @@
+"""Rule follow_up_memory: a follow-up is shown the previous request and the files it changed."""
+
+from __future__ import annotations
+
+from agents.rules.rule import Stage, rule
+from agents.run.state import RunState
+from tools.run_snapshot import RunInfo
+
+
+@rule(
+    "follow_up_memory",
+    Stage.PROMPT,
+    reason="a follow-up is shown the previous request and the files it changed",
+    evidence="tests/test_follow_up_memory.py",
+)
+def follow_up_memory(state: RunState, previous: RunInfo, files: list[str]) -> None:
+    """A follow-up ("now make it ignore case") means the previous run's files: name them, and
+    show them to the coder when the request names none itself. A request that names files of
+    its own, none of them the previous run's, starts a new topic: told of the previous request
+    ("make count_words ignore punctuation"), the 0.5B's fix of mean() in stats.py stripped
+    punctuation from the numbers."""
+    earlier = [f for f in previous.files_written if f in files]
+    named = state.facts.files
+    if named and not any(f in earlier for f in named):  # a new topic
+        return
+    state.earlier = [f for f in earlier if f.endswith(".py")][:3]
+    state.memory = (
+        f"Previous request in this project: {previous.label[:300]}\n"
+        f"It changed: {', '.join(earlier) or 'no file'}."
+    )
