@@ -104,6 +104,6 @@ def test_a_page_run_uses_the_saved_profile_and_says_which(
     bus.subscribe(seen.append)
     session._crew_thread(object(), Ticket("tab"), bus)
     disabled = built["settings"].rules.disabled
-    assert disabled and all(not built["settings"].rules.on(rule) for rule in disabled)
+    assert disabled and all(not built["settings"].rules.on(rule(name)) for name in disabled)
     notices = [e for e in seen if isinstance(e, Notice)]
     assert any(n.level == "info" and name in n.message for n in notices)

@@ -15,10 +15,10 @@ import time
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from crewai.tools import BaseTool
-from pydantic import BaseModel, Field, PrivateAttr, create_model
+from pydantic import BaseModel, Field, PrivateAttr
 
 from agents.events import (
     CheckRun,
@@ -315,12 +315,3 @@ class WriteFileTool(_EventTool):
             except (WorkspaceError, OSError):  # the snapshot keeps it anyway
                 originals[path] = None
         return originals[path]
-
-
-def expected_files_schema(files: list[str]) -> type[BaseModel]:
-    """write_file arguments whose path must be one of these files (the grammar then enforces it)."""
-    return create_model(
-        "WriteExpectedArgs",
-        path=(Literal[tuple(files)], Field(description="one of the files the plan names")),
-        content=(str, Field(description="the whole new content of the file", min_length=1)),
-    )

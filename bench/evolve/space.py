@@ -77,7 +77,7 @@ class CrewConfig:
         return RuleSwitches(self.disabled, self.enabled)
 
     def on(self, name: str) -> bool:
-        return self.switches().on(name)
+        return self.switches().on(rule(name))
 
     def settings(self, base: CrewSettings | None = None) -> CrewSettings:
         return replace(
