@@ -481,8 +481,12 @@ def _report_load_result_when_done(host: object) -> None:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from agents.headless import EXIT_INFRA, EXIT_USAGE, run_ask
+    from agents.headless import EXIT_INFRA, EXIT_USAGE, run_ask, usage_problem
 
+    problem = usage_problem(args.request, _workspace_or_here(args))
+    if problem:  # before the crew's settings import CrewAI
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     remote = remote_settings(args)
     reviewer_factory = None
     if remote:

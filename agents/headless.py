@@ -93,6 +93,17 @@ def _printer(stream: TextIO, as_json: bool) -> callable:
     return show
 
 
+def usage_problem(request: str, workspace: Path) -> str:
+    """What is wrong with the command's own input ('' if nothing), told before any model or crew
+    is loaded: `ask ""` answered only after importing CrewAI, seconds later."""
+    if not request.strip():
+        return "the request is empty"
+    folder = workspace.expanduser()
+    if not folder.is_dir():
+        return f"workspace {folder} is not a folder"
+    return workspace_problem(folder) or ""
+
+
 def run_ask(
     request: str,
     workspace: Path,
@@ -108,17 +119,11 @@ def run_ask(
     from agents.run.runner import CrewSettings
     from models.chat_engine import EngineError
 
-    if not request.strip():
-        print("error: the request is empty", file=sys.stderr)
-        return EXIT_USAGE
-    workspace = workspace.expanduser()
-    if not workspace.is_dir():
-        print(f"error: workspace {workspace} is not a folder", file=sys.stderr)
-        return EXIT_USAGE
-    problem = workspace_problem(workspace)
+    problem = usage_problem(request, workspace)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    workspace = workspace.expanduser()
     try:
         engine = engine_factory()
         engine.load()
