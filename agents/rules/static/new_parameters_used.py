@@ -2,7 +2,8 @@
 
 Asked to give join_names a `sep` and bullet_list a `marker`, the 0.5B added both parameters and
 left the code as it was; the reviewer's asserts passed only the defaults, and the run was approved
-with neither parameter doing anything (acceptance request 31)."""
+with neither parameter doing anything (acceptance request 31). Its predecessor, keyed on the names
+the request used, was deleted when an ablation counting passes missed the approval it prevented."""
 
 from __future__ import annotations
 
