@@ -20,9 +20,12 @@ from gradio import component_meta
 from gradio.components.base import server
 
 from tools.confined_fs import ConfinedRoot, WorkspaceError, split_rel
+from tools.workspace_files import SKIP_DIRS
 
-# Git's internals and the IDE's own records (runs, chat) are not the user's files to open and edit.
-HIDDEN_FOLDERS = frozenset({".git", ".localcrew"})
+# Git's internals, the IDE's own records and the folders tools own (caches, bytecode, environments)
+# are not the user's files to open and edit, and no snapshot covers them: the tree shows only what
+# a run's Undo covers.
+HIDDEN_FOLDERS = SKIP_DIRS
 
 
 def tree_entries(

@@ -50,6 +50,7 @@ SKIP_DIRS = frozenset(
         ".mypy_cache",
         ".pytest_cache",
         ".ruff_cache",
+        ".benchmarks",
     }
 )
 # Directories no agent may write into (compared case-insensitively for case-folding filesystems).
