@@ -175,7 +175,7 @@ def _workspace_or_here(args: argparse.Namespace) -> Path:
     return args.workspace or Path.cwd()
 
 
-def engine_settings(args: argparse.Namespace) -> EngineSettings:
+def engine_settings_of_args(args: argparse.Namespace) -> EngineSettings:
     return EngineSettings(
         n_ctx=args.n_ctx or AUTO_N_CTX, kv_type=args.kv_cache_type or "f16", n_gpu_layers=args.n_gpu_layers
     )
@@ -206,7 +206,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     remote = remote_settings(args)
     report = doctor_report(
-        args.model, engine_settings(args), remote, reviewer=args.reviewer_model, reprobe=args.reprobe
+        args.model, engine_settings_of_args(args), remote, reviewer=args.reviewer_model, reprobe=args.reprobe
     )
     sandbox = sandbox_capabilities()
     report["sandbox"] = asdict(sandbox)
@@ -424,7 +424,7 @@ def compose_ide(args: argparse.Namespace, remote: RemoteSettings | None) -> IdeS
 
 def _local_host(settings: UserSettings) -> tuple[ModelHost, str, str]:
     """The in-process model the settings name (else the best installed), with why it was chosen."""
-    from gui.model_panel_data import engine_settings as settings_for_engine
+    from gui.model_panel_data import engine_settings_of_user
     from models.default_model import choose_default_model
     from models.model_host import ModelHost
 
@@ -441,13 +441,13 @@ def _local_host(settings: UserSettings) -> tuple[ModelHost, str, str]:
     paired = (
         _paired_host(Path(model), settings) if settings.reviewer_model and isinstance(model, str) else None
     )
-    return paired or ModelHost.for_path(model, settings_for_engine(settings)), default_id, reason
+    return paired or ModelHost.for_path(model, engine_settings_of_user(settings)), default_id, reason
 
 
 def _paired_host(coder: Path, settings: UserSettings) -> ModelHost | None:
     """The coder's host with a reviewer model beside it, both placed by one plan; None (and why, on
     the terminal) when the reviewer model cannot be used: then the coder's model reviews too."""
-    from gui.model_panel_data import engine_settings as settings_for_engine
+    from gui.model_panel_data import engine_settings_of_user
     from models.model_host import ModelHost
 
     try:
@@ -455,7 +455,7 @@ def _paired_host(coder: Path, settings: UserSettings) -> ModelHost | None:
     except ValueError as exc:  # ModelNotFoundError
         _reviewer_not_used(exc)
         return None
-    coder_settings, reviewer_settings = _planned_pair(coder, reviewer, settings_for_engine(settings))
+    coder_settings, reviewer_settings = _planned_pair(coder, reviewer, engine_settings_of_user(settings))
     if reviewer_settings is None:
         return None
     host = ModelHost.for_path(str(coder), coder_settings)
@@ -502,7 +502,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         except ModelNotFoundError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_INFRA
-        settings = engine_settings(args)
+        settings = engine_settings_of_args(args)
         reviewer_settings = None
         if reviewer is not None:
             settings, reviewer_settings = _planned_pair(path, reviewer, settings)
@@ -557,7 +557,7 @@ def _planned_pair(
 def cmd_mcp(args: argparse.Namespace) -> int:
     from mcp_server import serve
 
-    return serve(args, remote_settings(args), engine_settings(args))
+    return serve(args, remote_settings(args), engine_settings_of_args(args))
 
 
 def cmd_undo(args: argparse.Namespace) -> int:

@@ -42,7 +42,7 @@ def paired_settings(
     """Engine settings for the coder and, when a reviewer model is chosen, its path and settings,
     both pinned to one plan (models.pair_hosts), with the plan as Markdown. Raises a ValueError
     (ModelNotFoundError, GGUFError) for a reviewer that cannot be used."""
-    base = engine_settings(settings)
+    base = engine_settings_of_user(settings)
     if not reviewer:
         return base, None, ""
     from models.pair_hosts import pair_settings
@@ -53,7 +53,7 @@ def paired_settings(
     return coder_settings, (reviewer_path, reviewer_settings), f"**Two models, one plan**\n{text}"
 
 
-def engine_settings(settings: UserSettings) -> EngineSettings:
+def engine_settings_of_user(settings: UserSettings) -> EngineSettings:
     return EngineSettings(n_ctx=settings.n_ctx, kv_type=settings.kv_type, n_gpu_layers=settings.n_gpu_layers)
 
 
@@ -79,7 +79,7 @@ def plan_preview(choice: str, local_path: str, settings: UserSettings) -> str:
     """The offload plan for a choice, computed from the file's header and free VRAM, not loaded."""
     try:
         path = resolve_choice(choice, local_path)
-        plan = Engine(path, engine_settings(settings)).plan()
+        plan = Engine(path, engine_settings_of_user(settings)).plan()
     except (ModelNotFoundError, EngineError) as exc:
         return f"**Cannot plan:** {exc}"
     lines = [f"Context {plan.n_ctx} tokens ({plan.n_ctx_reason})", *plan.text().splitlines()]

@@ -16,7 +16,7 @@ from gui.model_panel_data import (
     best_coder_for_machine,
     check_model_file,
     download_needed,
-    engine_settings,
+    engine_settings_of_user,
     gauges_html,
     last_reply_markdown,
     machine_choice,
@@ -194,7 +194,7 @@ class ModelActions:
         state = self.state
         previous = (state.settings, state.host.label, state.host.settings, state.model_reason)
         new_settings.model = str(model_path) if chosen == LOCAL_FILE else chosen
-        coder_settings, reviewer, plan_text = pair or (engine_settings(new_settings), None, "")
+        coder_settings, reviewer, plan_text = pair or (engine_settings_of_user(new_settings), None, "")
         state.host.switch(str(model_path), coder_settings)
         status = state.host.wait()
         if status.state != "ready":

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app import build_parser, engine_settings
+from app import build_parser, engine_settings_of_args
 from gui.model_panel_data import model_markdown, plan_preview
 from gui.user_settings import UserSettings, merged
 from models.chat_engine import EngineSettings
@@ -140,9 +140,9 @@ def test_a_given_n_ctx_wins(small: GGUFInfo) -> None:
 
 def test_the_command_line_and_saved_settings_win_over_the_default() -> None:
     parser = build_parser()
-    assert engine_settings(parser.parse_args([])).n_ctx == AUTO_N_CTX
-    assert engine_settings(parser.parse_args(["--n-ctx", "3072"])).n_ctx == 3072
-    assert engine_settings(parser.parse_args(["ask", "x", "--n-ctx", "3072"])).n_ctx == 3072
+    assert engine_settings_of_args(parser.parse_args([])).n_ctx == AUTO_N_CTX
+    assert engine_settings_of_args(parser.parse_args(["--n-ctx", "3072"])).n_ctx == 3072
+    assert engine_settings_of_args(parser.parse_args(["ask", "x", "--n-ctx", "3072"])).n_ctx == 3072
     assert UserSettings().n_ctx == AUTO_N_CTX == UserSettings(n_ctx=-5).validated().n_ctx
     assert merged(UserSettings(n_ctx=8192), n_ctx=None).n_ctx == 8192  # saved
     assert merged(UserSettings(n_ctx=8192), n_ctx=2048).n_ctx == 2048  # --n-ctx over saved
