@@ -39,6 +39,10 @@ class ContextOverflowError(EngineError):
     """The prompt does not fit the context window (message keeps llama.cpp's phrasing)."""
 
 
+class PromptCancelledError(Exception):
+    """The prompt's evaluation stopped between two chunks: the caller's cancel was set."""
+
+
 def _threads_from_env() -> int | None:
     """$LOCALCREW_THREADS, else every CPU where there are only two (None: llama.cpp's choice, half
     the CPUs, which spares hyperthread pairs). On a 2-CPU machine that half was one thread: the

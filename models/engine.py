@@ -29,6 +29,7 @@ from models.chat_engine import (
     JsonSchema,
     Message,
     ModelLoadError,
+    PromptCancelledError,
 )
 from models.context_size import MIN_N_CTX, plan_with_context
 from models.gguf_reader import GGUFError, GGUFInfo, read_gguf
@@ -412,6 +413,7 @@ class Engine(ChatEngine):
         # The trace records once per sampling pass; the check-second sampler can take two.
         llm.grammar_first = self.grammar_first or trace is not None
         llm.draft_model = self.draft_factory() if gen.prompt_lookup else None
+        llm.cancel = cancel
         self._exchange = None
         started = time.perf_counter()
         first_at: float | None = None
@@ -443,6 +445,8 @@ class Engine(ChatEngine):
                     if len(reply) % REPETITION_CHECK_EVERY == 0 and loop_start("".join(reply)) is not None:
                         stats.finish_reason = "repetition"
                         break
+        except PromptCancelledError:  # Stop while the prompt was read: no reply, as cancelled
+            stats.finish_reason = "cancelled"
         except ValueError as exc:
             if "exceed context window" in str(exc):
                 raise ContextOverflowError(str(exc)) from exc
@@ -451,6 +455,7 @@ class Engine(ChatEngine):
             with contextlib.suppress(Exception):
                 stream.close()  # stops llama.cpp generating if the consumer left early
             llm.draft_model = None
+            llm.cancel = None
             if not continue_from and llm.sampled:
                 self._exchange = Exchange(prompt_text, prompt_tokens, tuple(llm.sampled))
             self._finish_stats(stats, started, first_at, llm.eval_sizes, len(llm.sampled))

@@ -1,7 +1,10 @@
 """The engine's llama_cpp.Llama: counts what each eval processes, samples grammar-checked, drafts.
 
-Three changes to llama-cpp-python's Llama, each where its own generate loop calls in:
+Four changes to llama-cpp-python's Llama, each where its own generate loop calls in:
 - `eval` records how many tokens each call processed (the prompt tokens really evaluated);
+- `eval` reads a long prompt one n_batch chunk at a time and stops between chunks when `cancel` is
+  set (PromptCancelledError): llama-cpp-python's own loop cannot be left, and a Stop during a
+  20,000-character request waited 81 s for the whole prompt;
 - `_init_sampler` returns a models.grammar_sampling.CheckedSampler: the grammar checks the token
   the chain sampled instead of filtering the whole vocabulary first, and the reply's token ids are
   recorded (`sampled`) so the next turn can reuse them exactly;
@@ -15,6 +18,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from models.chat_engine import PromptCancelledError
 from models.grammar_sampling import CheckedSampler, grammar_sampler
 
 DRAFT_BATCH_MAX = 64  # batches up to this long get every position's logits while drafting
@@ -29,11 +33,12 @@ def metered_llama_class() -> type:
         sampled: list[int]
         # True: llama-cpp-python's own chain (grammar over the whole vocabulary), for comparisons.
         grammar_first: bool = False
+        cancel: Any = None  # a threading.Event; set, a prompt being read stops at the next chunk
 
         def eval(self, tokens: Any) -> None:  # noqa: A003 - overriding llama_cpp's name
             self.eval_sizes.append(len(tokens))
             if self.draft_model is None or len(tokens) > DRAFT_BATCH_MAX:
-                super().eval(tokens)
+                self._eval_in_chunks(list(tokens))
                 return
             import llama_cpp
 
@@ -50,6 +55,13 @@ def metered_llama_class() -> type:
             self.input_ids[n_past : n_past + len(tokens)] = tokens
             self.n_tokens += len(tokens)
             self._requires_eval = False
+
+        def _eval_in_chunks(self, tokens: list[int]) -> None:
+            """llama-cpp-python's eval, called one n_batch chunk at a time (the same decode calls)."""
+            for start in range(0, len(tokens), self.n_batch):
+                if start and self.cancel is not None and self.cancel.is_set():
+                    raise PromptCancelledError("stopped while the prompt was read")
+                super().eval(tokens[start : start + self.n_batch])
 
         def _init_sampler(self, **kwargs: Any) -> Any:
             if self.grammar_first:

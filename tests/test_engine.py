@@ -72,6 +72,26 @@ def test_max_tokens_is_honoured(engine: Engine) -> None:
     assert stats.finish_reason == "length"
 
 
+def test_a_stop_while_a_long_prompt_is_read_ends_it_at_the_next_chunk(bundled_model: Path) -> None:
+    """A Stop during the prompt's evaluation does not wait for the whole prompt (81 s on a 20,000-
+    character request): it is read one n_batch chunk at a time, and the next call still works."""
+    fresh = Engine(bundled_model, EngineSettings(n_ctx=2048, n_batch=64))
+    fresh.load()
+    try:
+        long_ask = [{"role": "user", "content": "Sum these numbers: " + " ".join(str(i) for i in range(300))}]
+        prompt = len(fresh.tokenize_chat(long_ask)[0])
+        assert prompt > 4 * 64
+        cancel = threading.Event()
+        cancel.set()  # pressed before the prompt is read: only its first chunk is
+        pieces = list(fresh.stream_chat(long_ask, GREEDY, cancel))
+        assert pieces == [] and fresh.last_stats.finish_reason == "cancelled"
+        assert fresh._llm.n_tokens <= 64 < prompt
+        reply, stats = fresh.chat(long_ask, replace(GREEDY, max_tokens=8))
+        assert reply.strip() and stats.finish_reason in {"stop", "length"}
+    finally:
+        fresh.close()
+
+
 def test_cancel_stops_within_a_token(engine: Engine) -> None:
     cancel = threading.Event()
     pieces = []
