@@ -542,7 +542,14 @@ def test_pytest_reads_no_settings_or_conftest_from_above_the_workspace(tmp_path:
 
 
 @linux_only
-def test_ide_crash_takes_the_sandbox_down(ws: Path, marker: str) -> None:
+def test_ide_crash_takes_the_sandbox_down(
+    ws: Path, marker: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A temp folder of its own: any sandbox run clears a dead IDE's home, and the other worker's
+    # runs did so before this test could see it left behind.
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
     write(ws, "hang.py", "import time\nopen('running', 'w').close()\nwhile True: time.sleep(1)\n")
     ide = subprocess.Popen(
         [
@@ -554,6 +561,7 @@ def test_ide_crash_takes_the_sandbox_down(ws: Path, marker: str) -> None:
             marker,
         ],
         cwd=REPO,
+        env={**os.environ, "TMPDIR": str(private)},
     )
     # Its writes land in staging until the run ends: its command line says it is running.
     deadline = time.monotonic() + 10
