@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -238,17 +239,41 @@ def test_the_editor_takes_no_typing_while_a_file_is_being_opened(app: RunningApp
     page.wait_for_function("document.querySelector('#unsaved').innerText.includes('unsaved')")
 
 
+@pytest.fixture
+def held_app(tmp_path: Path) -> Iterator[RunningApp]:
+    """The app on a server whose model answers only when the test releases it: with the bundled
+    model the first tab's run could end before the second tab sent (CI, 2026-11-29: the second
+    request then ran at once and "1 ahead" never showed)."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "calc.py").write_text(CALC)
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.json").write_text(json.dumps({"rounds": 1}))
+    release = threading.Event()
+
+    def reply(body: dict[str, Any]) -> str:
+        release.wait(600)
+        return f"```python\n# calc.py\n{CALC}\n\ndef sub(a, b):\n    return a - b\n```\n"
+
+    with StubServer("ok", reply=reply) as stub:
+        backend = ("--backend", "openai", "--base-url", stub.url)
+        with serve_app(*backend, tmp_path=tmp_path, fast_model=False) as running:
+            running.workspace = workspace  # type: ignore[attr-defined]
+            running.release = release  # type: ignore[attr-defined]
+            yield running
+        release.set()
+
+
 def test_a_run_shows_its_round_a_second_tab_withdraws_its_waiting_request_and_a_reload_keeps_the_chat(
-    app: RunningApp, browser: Any
+    held_app: RunningApp, browser: Any
 ) -> None:
+    app = held_app
     workspace = _workspace(app)
     first, second = _page(browser, app), _page(browser, app)
     _open(first, "calc.py")
     first.fill("#request textarea", "Add a function sub(a, b) to calc.py that returns a - b.")
     first.click("#send")
-    first.wait_for_function(
-        "document.querySelector('#run-line').innerText.includes('round 1 of 1')", timeout=180_000
-    )
+    _wait_for(first, "document.querySelector('#run-line').innerText.includes('round 1 of 1')", HANG_MS)
     assert "Running" in first.locator("#run-line").inner_text()  # with the elapsed time
 
     second.fill("#request textarea", "Write never.py")
@@ -266,6 +291,7 @@ def test_a_run_shows_its_round_a_second_tab_withdraws_its_waiting_request_and_a_
         timeout=180_000,
     )
     # (Its chat then follows the first tab's run, re-read from the store: the withdrawn bubble goes.)
+    app.release.set()  # type: ignore[attr-defined]  # the model answers: the first run ends
 
     first.wait_for_function("document.querySelector('#chat').innerText.includes('Done in')", timeout=600_000)
     time.sleep(2)  # the editor and tree refresh after the run
