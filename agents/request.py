@@ -1,8 +1,8 @@
 """The request, read once: one value every rule of a run receives instead of the raw words.
 
-The readers themselves stay beside the rules that first needed them (agents/llm/roles.py,
-agents/rules/write/edit_guard.py); this is the one place a run calls them, so what a request "names", "asks
-for" or "lets go" is decided once per run, and a rule that wants a new fact adds a field here.
+Every reading of the request's words lives here, so what a request "names", "asks for" or "lets
+go" is decided once per run, in one file; a rule that wants a new fact adds a field here. Outside
+this module only the prompt builders use the words themselves (tests/test_house.py holds that).
 """
 
 from __future__ import annotations
@@ -12,18 +12,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from agents.llm.roles import asks_for_output, asks_for_tests, files_named_in
-from agents.rules.write.edit_guard import asks_to_change, removable_names, renames
-
-# Words that ask for a test itself to change ("update test_x.py", "fix the test for parse"), as
-# against "the tests fail: fix the code so they pass", which asks for the code to change.
-_CHANGES_TESTS = re.compile(
-    r"\b(?:fix|fixes|change|update|edit|correct|rewrite|modify|adjust|replace|remove|delete|rename)\s+"
-    r"(?:the\s+|a\s+|this\s+|that\s+)?(?:failing\s+|broken\s+|wrong\s+)?"
-    r"(?:test\b|tests\b|test_\w+(?:\.py)?|\w+_test\.py|assert)",
-    re.I,
+# ---------- file names ----------
+FILE_NAME = re.compile(
+    r"(?<![\w/.-])([A-Za-z0-9_][A-Za-z0-9_.-]{0,40}(?:/[A-Za-z0-9_][A-Za-z0-9_.-]{0,40}){0,2}\.(?:py|txt|md|json|toml|cfg|ini|csv|html|js|css))\b"
 )
-_ABOUT_TESTS = re.compile(r"\btests?\b|\btest_\w+|\w+_test\.py\b|\bpytest\b", re.I)
+
+
+def files_named_in(text: str) -> list[str]:
+    """File names the user wrote in the request, in order (e.g. 'add.py', 'tests/test_add.py')."""
+    return list(dict.fromkeys(FILE_NAME.findall(text)))
 
 
 def is_test_file(rel: str) -> bool:
@@ -36,6 +33,164 @@ def is_user_test(rel: str) -> bool:
     """A test file or any Python file under a tests/ folder: the user's ground truth."""
     parts = Path(rel).parts
     return is_test_file(rel) or (rel.endswith(".py") and any(p in ("tests", "test") for p in parts[:-1]))
+
+
+# ---------- what it asks for ----------
+_ASKS_TO_PRINT = re.compile(r"\b(print|prints|printed|printing|display|displays)\b", re.I)
+_ASKS_FOR_TESTS = re.compile(
+    r"\b(write|writes|add|create|generate)\b(?:\s+[\w.-]+){0,3}?\s+(?:unit\s+|pytest\s+)?tests?\b", re.I
+)
+# Words that ask for a test itself to change ("update test_x.py", "fix the test for parse"), as
+# against "the tests fail: fix the code so they pass", which asks for the code to change.
+_CHANGES_TESTS = re.compile(
+    r"\b(?:fix|fixes|change|update|edit|correct|rewrite|modify|adjust|replace|remove|delete|rename)\s+"
+    r"(?:the\s+|a\s+|this\s+|that\s+)?(?:failing\s+|broken\s+|wrong\s+)?"
+    r"(?:test\b|tests\b|test_\w+(?:\.py)?|\w+_test\.py|assert)",
+    re.I,
+)
+_ABOUT_TESTS = re.compile(r"\btests?\b|\btest_\w+|\w+_test\.py\b|\bpytest\b", re.I)
+_NAMED_TEST = re.compile(r"\btest_\w+\b(?![.\w])")
+_ASKS_FOR_SCRIPT = re.compile(r"\b(output|script|examples?|usage|demo|main|run it|when run)\b", re.I)
+_ABOUT_LAYOUT = re.compile(
+    r"\b(blank|empty)\s+lines?\b|\breformat|\bpep\s?8\b|\bblack\b|\bwhitespace\b|\bspacing\b", re.I
+)
+_ABOUT_DOCSTRINGS = re.compile(r"\bdoc\s?strings?\b", re.I)
+_ABOUT_COMMENTS = re.compile(r"\bcomments?\b|\bcommented\b", re.I)
+# Words that ask for a file to be made: such a file is not expected to be there yet.
+_MAKES = re.compile(
+    r"\b(?:create|creates|new|write|make|add|generate|build|implement|start|save|put|scaffold)\b", re.I
+)
+# Words that ask for something already there to change.
+_CHANGES_CODE = re.compile(
+    r"\b(?:fix|fixes|change|update|edit|correct|modify|refactor|rename|debug|optimi[sz]e|speed\s+up|"
+    r"faster|clean\s+up|improve|crash\w*|bug\w*|error|broken|fails?|failing)\b",
+    re.I,
+)
+# The whole request is a wish about the code at large: nothing names what to change or how to
+# tell it worked. Kept narrow on purpose: a request with any more to it goes ahead.
+_VAGUE = re.compile(
+    r"(?:please\s+)?(?:(?:make|get)\s+(?:it|this|that|the\s+code|the\s+project|everything|the\s+app)\s+"
+    r"(?:faster|quicker|better|cleaner|nicer|more\s+efficient)|(?:optimi[sz]e|improve|speed\s+up|clean\s+up|"
+    r"refactor)\s+(?:it|this|that|the\s+code|the\s+project|everything|the\s+app))(?:\s+please)?[.!]*",
+    re.I,
+)
+
+
+def asks_for_output(request: str) -> bool:
+    """The request wants the program to print something, so a silent run has not done it."""
+    return bool(_ASKS_TO_PRINT.search(request))
+
+
+def asks_for_tests(request: str) -> bool:
+    """The request asks for tests to be written ("Write pytest tests for stats.py in test_stats.py"),
+    not for code to pass them ("Fix clamp() so that the tests in test_clamp.py pass")."""
+    return bool(_ASKS_FOR_TESTS.search(request))
+
+
+# ---------- the names it lets go: removals and renames ----------
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_DROPS = re.compile(
+    r"\b(remove|removes|delete|deletes|drop|drops|rename|renames|replace|replaces|merge)\b", re.I
+)
+_KINDS = r"(?:function|method|class|variable|constant|attribute|field|module)"
+# "rename conv to convert", "Rename the function by_author in catalog.py to books_by"; not "Rename
+# the method to total()", which names no old name.
+_RENAME = re.compile(
+    rf"\brenam\w*\s+(?:the\s+)?(?:{_KINDS}\s+)?(?!(?:{_KINDS}|it|this|that|them)\b)`?([A-Za-z_][\w.]*)`?(?:\(\))?`?"
+    r"(?:\s+(?:in|from|of)\s+`?[\w./]+`?)?\s+(?:to|into|as)\s+`?([A-Za-z_]\w*)",
+    re.I,
+)
+# "Order.calc_total is a clumsy name. Rename the method to total()": the old name is said before.
+_RENAME_KIND = re.compile(
+    rf"\brenam\w*\s+(?:the|this|that|it)\s+(?:{_KINDS}\s+)?(?:to|into|as)\s+`?([A-Za-z_]\w*)", re.I
+)
+_NAMED_BEFORE = re.compile(
+    r"`([A-Za-z_][\w.]*)`|\b[A-Za-z_]\w*\.(?!(?:py|json|csv|txt|md|toml|ya?ml|cfg|ini)\b)([A-Za-z_]\w*)\b"
+    r"|\b([A-Za-z_]\w*)\(\)"
+)
+_MAIN_DROPPED = re.compile(
+    r"\b(?:remove|delete|drop)\w*\b[^.;]*(?:__main__|__name__|\bmain\s+(?:block|guard|section)|\bentry\s+point)",
+    re.I,
+)
+
+
+def renames(request: str) -> dict[str, str]:
+    """{old: new} for each "rename old to new" in the request, and for "rename the method to new"
+    the code name said last before it (`name`, Class.name or name())."""
+    found = {old.split(".")[-1]: new for old, new in _RENAME.findall(request)}
+    for match in _RENAME_KIND.finditer(request):
+        new = match.group(1)
+        said = [next(g for g in m.groups() if g) for m in _NAMED_BEFORE.finditer(request[: match.start()])]
+        olds = [name.split(".")[-1] for name in said if name.split(".")[-1] != new]
+        if olds and new not in found.values():
+            found[olds[-1]] = new
+    return found
+
+
+def removable_names(request: str) -> set[str]:
+    if not _DROPS.search(request):
+        return set()
+    return set(_WORD.findall(request))
+
+
+# ---------- which files it asks to change ----------
+# Words that ask for a file's content to change, in the clause naming it ("Add a 'timeout' key to
+# config.json"); "The settings are in config.json" and "a function that reads scores.csv" only say
+# what to read.
+_CHANGES = re.compile(
+    r"\b(add|adds|append|appends|change|changes|update|updates|edit|edits|set|sets|remove|removes|"
+    r"delete|deletes|drop|drops|rename|renames|fix|fixes|replace|replaces|modify|modifies|write|"
+    r"writes|put|insert|inserts|save|saves|sort|correct|extend|fill|clean|reformat|format)\b",
+    re.I,
+)
+_CLAUSES = re.compile(r"(?<=[.;!?])\s+|\s+(?:that|which|and|then)\s+", re.I)
+# "(don't edit config.json, other machines have different ones)" asks to leave it.
+_NEGATED = re.compile(
+    r"(?:\bdon[’']?t|\bdo\s+not|\bnever|\bnot|\bwithout|\bno\s+need\s+to)\s+(?:\w+\s+)?$", re.I
+)
+
+
+def _asks_a_change(clause: str) -> bool:
+    return any(not _NEGATED.search(clause[: m.start()]) for m in _CHANGES.finditer(clause))
+
+
+def asks_to_change(request: str, path: str) -> bool:
+    """Whether a clause of the request that names the file (its path, its name, or its stem as a
+    word, not another file's: "the README") also asks for a change."""
+    name = path.rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0]
+    names = re.compile(rf"{re.escape(path)}|{re.escape(name)}|\b{re.escape(stem)}\b(?!\.\w)", re.I)
+    return any(names.search(clause) and _asks_a_change(clause) for clause in _CLAUSES.split(request))
+
+
+# ---------- the calls it writes ----------
+_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
+_ANY_CALL = re.compile(r"\b(\w+)\s*\(")
+# A quoted text with a space in it is words to print, not code: "say 'no books' instead of
+# '0 book(s)'" asked for no book(). A quote opens after a space or bracket, so "don't" opens none.
+_QUOTED_TEXT = re.compile(r"""(?:(?<=^)|(?<=[\s(\[]))(['"])([^'"]*\s[^'"]*)\1(?=$|[\s,.;:!?)\]])""")
+_NEXT = re.compile(r"\b\w+\s*\(|[.;](?:\s|$)")  # where a clause about a call ends
+_AS_INT = re.compile(r"\bas an? (?:int|integer)\b", re.I)
+_GIVES = re.compile(r"\b(return|returns|returning|give|gives|giving|yield|yields)\b", re.I)
+
+
+def calls_outside_quotes(request: str) -> list[str]:
+    """The names the request writes as calls (`done(item)`), in order, leaving out quoted prose."""
+    prose = [match.span() for match in _QUOTED_TEXT.finditer(request)]
+    calls = [m for m in _CALL.finditer(request) if not any(a <= m.start() < b for a, b in prose)]
+    return list(dict.fromkeys(m.group(1) for m in calls))
+
+
+def clauses_about(request: str, name: str) -> list[str]:
+    """The words after each `name(...)` in the request, up to the next call or the sentence's end."""
+    found = []
+    for match in re.finditer(rf"\b{re.escape(name)}\s*\(", request):
+        tail = request[match.end() :]
+        close = tail.find(")")
+        tail = tail[close + 1 :] if close >= 0 else tail
+        stop = _NEXT.search(tail)
+        found.append(tail[: stop.start()] if stop else tail)
+    return found
 
 
 @dataclass(frozen=True)
@@ -51,6 +206,20 @@ class RequestFacts:
     about_tests: bool = False  # it speaks of tests at all ("so the tests pass")
     renamed: dict[str, str] = field(default_factory=dict)  # {old: new}
     removable: frozenset[str] = frozenset()  # names it lets a rewrite drop
+    words: frozenset[str] = frozenset()  # every name-like word in it
+    asked_calls: tuple[str, ...] = ()  # names written as calls, quoted prose left out, in order
+    clauses: dict[str, tuple[str, ...]] = field(
+        default_factory=dict
+    )  # {name: the words after each name(...)}
+    named_tests: tuple[str, ...] = ()  # test functions it names (`test_total`), not test files
+    drops_main: bool = False  # it asks for a script's `if __name__ == "__main__":` block to go
+    script: bool = False  # it speaks of output, a script, examples or usage
+    about_layout: bool = False  # blank lines, reformatting, PEP 8, whitespace
+    about_comments: bool = False
+    about_docstrings: bool = False
+    makes: bool = False  # it asks for something to be made (a file may not be there yet)
+    changes: bool = False  # it asks for something already there to change
+    vague: bool = False  # the whole request is a wish about the code at large ("make it faster")
 
     @classmethod
     def read(cls, text: str) -> RequestFacts:
@@ -65,7 +234,23 @@ class RequestFacts:
             about_tests=bool(_ABOUT_TESTS.search(text)),
             renamed=renames(text),
             removable=frozenset(removable_names(text)),
+            words=frozenset(_WORD.findall(text)),
+            asked_calls=tuple(calls_outside_quotes(text)),
+            clauses={n: tuple(clauses_about(text, n)) for n in dict.fromkeys(_ANY_CALL.findall(text))},
+            named_tests=tuple(_NAMED_TEST.findall(text)),
+            drops_main=bool(_MAIN_DROPPED.search(text)),
+            script=bool(_ASKS_FOR_SCRIPT.search(text)),
+            about_layout=bool(_ABOUT_LAYOUT.search(text)),
+            about_comments=bool(_ABOUT_COMMENTS.search(text)),
+            about_docstrings=bool(_ABOUT_DOCSTRINGS.search(text)),
+            makes=bool(_MAKES.search(text)),
+            changes=bool(_CHANGES_CODE.search(text)),
+            vague=_VAGUE.fullmatch(text) is not None,
         )
+
+    def with_memory(self, memory: str) -> RequestFacts:
+        """The request read together with what the conversation asked before (a follow-up's "it")."""
+        return RequestFacts.read(f"{self.text}\n{memory}")
 
     @cached_property
     def may_change_tests(self) -> bool:
@@ -73,8 +258,25 @@ class RequestFacts:
         return self.tests or self.test_changes
 
     def asks_to_change(self, path: str) -> bool:
-        """Whether a clause naming `path` also asks for a change (agents/rules/write/edit_guard)."""
+        """Whether a clause naming `path` also asks for a change."""
         return asks_to_change(self.text, path)
 
     def names_file(self, path: str) -> bool:
         return path in self.files or Path(path).name in {Path(f).name for f in self.files}
+
+    def mentions(self, name: str) -> bool:
+        """Whether the request has `name` as a word of its own."""
+        return re.search(rf"\b{re.escape(name)}\b", self.text) is not None
+
+    def says_as_int(self, name: str) -> bool:
+        """Whether a clause about `name(...)` says it returns a value "as an int"."""
+        return any(_AS_INT.search(clause) for clause in self.clauses.get(name, ()))
+
+    def promises_a_value(self, name: str) -> bool | None:
+        """Whether a clause about `name(` says it returns something; None when the request never
+        writes it as a call."""
+        clauses = self.clauses.get(name, ())
+        return any(_GIVES.search(clause) for clause in clauses) if clauses else None
+
+
+NO_REQUEST = RequestFacts.read("")  # for the checks made where no request is known

@@ -53,7 +53,8 @@ from agents.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from agents.llm.roles import files_named_in, roles_for
+from agents.llm.roles import roles_for
+from agents.request import RequestFacts, files_named_in
 from agents.rules.parse.file_blocks import FORMAT_RULES, file_blocks
 from agents.rules.registry import RuleSwitches, registry_json
 from agents.rules.write.edit_guard import lost_definitions
@@ -174,13 +175,13 @@ def run_hidden_test(workspace: Path, hidden_test: Path, *, sandboxed: bool = Tru
 
 def lost_in(before: dict[str, str], workspace: Path, request: str) -> dict[str, list[str]]:
     """Definitions each pre-existing Python file lost that the request did not ask to remove."""
-    lost = {}
+    lost, facts = {}, RequestFacts.read(request)
     for rel, old in before.items():
         if not rel.endswith(".py"):
             continue
         path = workspace / rel
         new = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
-        names = lost_definitions(old, new, request)
+        names = lost_definitions(old, new, facts)
         if names:
             lost[rel] = names
     return lost

@@ -35,6 +35,7 @@ from typing import Any
 import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before numpy's)
 import offline  # noqa: F401, I001
 from agents.events import EventBus
+from agents.request import RequestFacts
 from agents.rules.checks.written_checks import modules_of
 from agents.run.crew_tools import ToolContext, run_written_checks
 from agents.run.runner import CrewRunner, CrewSettings
@@ -113,7 +114,7 @@ def review_one(engine: Engine, request: AcceptanceRequest) -> dict[str, Any]:
         shutil.copytree(reference, workspace, dirs_exist_ok=True)
         runner = CrewRunner(engine, workspace, EventBus(), CrewSettings(rounds=1))
         began = time.perf_counter()
-        checks = runner.write_checks(request.text, modules, 1)
+        checks = runner.write_checks(RequestFacts.read(request.text), modules, 1)
         seconds = time.perf_counter() - began
         right, total, failures = _run_checks(workspace, modules, checks) if checks else (0, 0, [])
         # Every check failing against the reference is wrong: the second opinion should drop it.

@@ -44,7 +44,8 @@ import models.llama_libs  # noqa: F401, I001  (llama.cpp's libraries before nump
 import offline  # noqa: F401, I001
 from agents.crew_factory import build_crew
 from agents.events import EventBus
-from agents.llm.roles import files_named_in, roles_for
+from agents.llm.roles import roles_for
+from agents.request import files_named_in
 from agents.rules.parse.file_blocks import file_blocks
 from agents.rules.registry import RuleSwitches, registry_json
 from agents.run.runner import CrewSettings

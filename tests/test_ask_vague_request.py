@@ -5,7 +5,7 @@ the 0.5B deleted the user's comment and nothing else)."""
 from pathlib import Path
 
 from agents.events import Notice
-from agents.rules.prompt.ask_first import vague
+from agents.request import RequestFacts
 from tests.crew_script import crew, events, files
 
 LEDGER = "def total(xs):\n    # summed by hand on purpose\n    return sum(xs)\n"
@@ -21,9 +21,13 @@ def test_make_it_faster_gets_a_question_and_no_write(tmp_path: Path) -> None:
 
 
 def test_a_request_that_says_what_and_where_goes_ahead() -> None:
-    assert vague("Make it faster.") and vague("optimize the code") and vague("improve it please")
-    assert not vague("Make report.py faster")
-    assert not vague("make it faster: total() in ledger.py loops twice over the rows")
+    assert (
+        RequestFacts.read("Make it faster.").vague
+        and RequestFacts.read("optimize the code").vague
+        and RequestFacts.read("improve it please").vague
+    )
+    assert not RequestFacts.read("Make report.py faster").vague
+    assert not RequestFacts.read("make it faster: total() in ledger.py loops twice over the rows").vague
 
 
 def test_switched_off_the_run_goes_ahead(tmp_path: Path) -> None:

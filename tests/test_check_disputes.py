@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.request import RequestFacts
 from agents.rules.settle.check_disputes import (
     CheckDisputes,
     answer_expression,
@@ -92,7 +93,7 @@ def test_the_sandbox_runs_an_answer_within_its_limits_beside_the_data_files_only
 
 
 def test_the_question_shows_neither_value() -> None:
-    text = question("c_to_f(37)", "Write c_to_f(c).", "temps.csv:\nc\n37\n")
+    text = question("c_to_f(37)", RequestFacts.read("Write c_to_f(c)."), "temps.csv:\nc\n37\n")
     assert "c_to_f(37)" in text and "temps.csv" in text
     assert "99.4" not in text and "98.6" not in text
 
@@ -112,16 +113,27 @@ def test_a_check_is_dropped_only_when_the_answer_is_the_codes_value() -> None:
     opinions = CheckDisputes()
     checks = "assert c_to_f(37) == 99.4"
     failures = ["assert c_to_f(37) == 99.4  ->  AssertionError: got 98.6, expected 99.4"]
-    assert opinions.settle(checks, failures, "Write c_to_f.", ask=ask, evaluate=evaluate) == [checks]
+    assert opinions.settle(
+        checks, failures, RequestFacts.read("Write c_to_f."), ask=ask, evaluate=evaluate
+    ) == [checks]
     # Asked once per value the code gave: the same question gets the same answer.
-    assert opinions.settle(checks, failures, "Write c_to_f.", ask=ask, evaluate=evaluate) == [checks]
+    assert opinions.settle(
+        checks, failures, RequestFacts.read("Write c_to_f."), ask=ask, evaluate=evaluate
+    ) == [checks]
     assert len(asked) == 1
     # The code gives another value now: the answer (98.6) is not it, so the check stays.
     other = ["assert c_to_f(37) == 99.4  ->  AssertionError: got 37.0, expected 99.4"]
-    assert opinions.settle(checks, other, "Write c_to_f.", ask=ask, evaluate=evaluate) == []
+    assert (
+        opinions.settle(checks, other, RequestFacts.read("Write c_to_f."), ask=ask, evaluate=evaluate) == []
+    )
     # An answer that is the reviewer's value keeps the check too.
     answers["37"] = "```python\n99.4\n```"
-    assert CheckDisputes().settle(checks, failures, "Write c_to_f.", ask=ask, evaluate=evaluate) == []
+    assert (
+        CheckDisputes().settle(
+            checks, failures, RequestFacts.read("Write c_to_f."), ask=ask, evaluate=evaluate
+        )
+        == []
+    )
 
 
 def test_without_drops_statements_and_leaves_nothing_without_an_assert() -> None:
@@ -148,7 +160,11 @@ def test_a_second_implementation_answers_every_later_call_of_its_function() -> N
     ]
     opinions = CheckDisputes()
     dropped = opinions.settle(
-        checks, failures, "Fix count_words.", ask=ask, evaluate=lambda p: evaluate_in_sandbox(p, RunLimits())
+        checks,
+        failures,
+        RequestFacts.read("Fix count_words."),
+        ask=ask,
+        evaluate=lambda p: evaluate_in_sandbox(p, RunLimits()),
     )
     assert dropped == ['assert count_words(" a b ") == 3']  # the implementation gives the code's 2
     assert asked == ["count_words(' a b ')"]  # the other two ran on it, unasked

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from agents.events import AgentFinished, ReviewVerdict, ToolCallStarted
-from agents.llm.roles import checks_task, coder_task, files_named_in, planner_task
+from agents.llm.roles import checks_task, coder_task, planner_task
+from agents.request import files_named_in
 from agents.rules.write.edit_guard import definitions
 from bench.crew import (
     EXAMPLE_WORDS,

@@ -25,7 +25,7 @@ from agents.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from agents.llm.roles import asks_for_output
+from agents.request import asks_for_output
 from agents.run.runner import CrewRunner, CrewSettings, RunSummary
 from models.engine import Engine
 from tests.app_process import run_app

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import agents.llm.crewai_setup  # noqa: F401
 from agents.events import EventBus, FileChanged, ToolCallFailed
-from agents.rules.write.edit_guard import asks_to_change, lost_definitions
+from agents.request import RequestFacts, asks_to_change
+from agents.rules.write.edit_guard import lost_definitions
 from agents.run.crew_tools import ToolContext, WriteFileTool
 from tools.sandbox import RunLimits
 from tools.workspace_files import WorkspaceFiles
@@ -38,7 +39,10 @@ def test_a_dropped_main_block_is_lost_unless_asked() -> None:
     assert lost_definitions(script, MATHX) == ["__main__"]
     assert lost_definitions(script, script.replace("[1, 2]", "[3]")) == []
     assert lost_definitions(MATHX, script) == []  # added, not lost
-    assert lost_definitions(script, MATHX, "Delete the main block at the end of mathx.py") == []
+    assert (
+        lost_definitions(script, MATHX, RequestFacts.read("Delete the main block at the end of mathx.py"))
+        == []
+    )
 
 
 def test_a_rewrite_that_does_not_parse_is_still_compared_at_the_top_level() -> None:
@@ -46,8 +50,13 @@ def test_a_rewrite_that_does_not_parse_is_still_compared_at_the_top_level() -> N
 
 
 def test_the_request_may_ask_to_remove_or_rename() -> None:
-    assert lost_definitions(MATHX, MATHX.replace("def square", "def sq"), "rename square to sq") == []
-    assert lost_definitions(MATHX, MEAN_ONLY, "Remove square and the Stats class") == [
+    assert (
+        lost_definitions(
+            MATHX, MATHX.replace("def square", "def sq"), RequestFacts.read("rename square to sq")
+        )
+        == []
+    )
+    assert lost_definitions(MATHX, MEAN_ONLY, RequestFacts.read("Remove square and the Stats class")) == [
         "Stats.total",
         "Stats.count",
     ]
@@ -55,21 +64,25 @@ def test_the_request_may_ask_to_remove_or_rename() -> None:
     as_method = MATHX.replace("def square(x)", "def _gone(x)").replace(
         "    def count(self, xs):", "    def sq(self, x):\n        return x * x\n\n    def count(self, xs):"
     )
-    assert lost_definitions(MATHX, as_method.replace("def _gone", "def other"), "Rename square to sq") == [
-        "square"
-    ]
+    assert lost_definitions(
+        MATHX, as_method.replace("def _gone", "def other"), RequestFacts.read("Rename square to sq")
+    ) == ["square"]
     assert (
         lost_definitions(
-            MATHX, MATHX.replace("class Stats", "class Numbers"), "rename class Stats to Numbers"
+            MATHX,
+            MATHX.replace("class Stats", "class Numbers"),
+            RequestFacts.read("rename class Stats to Numbers"),
         )
         == []
     )
     assert (
-        lost_definitions(MATHX, MATHX.replace("def total", "def sum_of"), "rename Stats.total to sum_of")
+        lost_definitions(
+            MATHX, MATHX.replace("def total", "def sum_of"), RequestFacts.read("rename Stats.total to sum_of")
+        )
         == []
     )
     # Mentioning a name without asking to drop anything does not allow dropping it.
-    assert lost_definitions(MATHX, MEAN_ONLY, "fix mean, square is fine") != []
+    assert lost_definitions(MATHX, MEAN_ONLY, RequestFacts.read("fix mean, square is fine")) != []
 
 
 def _write(tmp_path: Path, request: str, content: str) -> tuple[str, ToolContext]:

@@ -121,3 +121,59 @@ def test_the_runner_holds_no_rule() -> None:
         if "@rule(" in path.read_text(encoding="utf-8"):
             declared.append(str(path.relative_to(ROOT)))
     assert not declared, declared
+
+
+# Where the request's own words may be used outside agents/request.py: each passes them on whole
+# (into a prompt, as the retrieval or documentation query) or is where they come in.
+WORDS_PASSED_ON = {
+    ("agents/llm/roles.py", "planner_task"),
+    ("agents/llm/roles.py", "coder_task"),
+    ("agents/llm/roles.py", "plain_task"),
+    ("agents/llm/roles.py", "checks_task"),
+    ("agents/run/coder_turn.py", "run"),  # the coder's task
+    ("agents/run/checks.py", "write_checks"),
+    ("agents/run/runner.py", "_plan"),
+    ("agents/run/runner.py", "_new_state"),
+    ("agents/run/runner.py", "run"),
+    ("agents/rules/settle/check_disputes.py", "question"),
+    ("agents/rules/prompt/api_lookup.py", "docs_named"),
+    ("agents/context_retrieval.py", "retrieve"),
+    ("agents/headless.py", "usage_problem"),
+    ("agents/headless.py", "run_ask"),
+}
+
+
+def _reads_the_words(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """How a function takes the request's words, if it does: a parameter named `request`, or the
+    `text` of a RequestFacts (`facts.text`, `state.facts.text`)."""
+    params = [a.arg for a in [*function.args.args, *function.args.kwonlyargs]]
+    if "request" in params:
+        return "a `request` parameter"
+    for node in ast.walk(function):
+        if isinstance(node, ast.Attribute) and node.attr == "text":
+            owner = node.value
+            name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
+            if name == "facts":
+                return f"facts.text at line {node.lineno}"
+    return ""
+
+
+def test_the_request_is_read_only_in_the_request_module_and_the_prompt_builders() -> None:
+    """A rule asks RequestFacts what the request says; only agents/request.py runs patterns over
+    its words, so what a request names or lets go is decided once (issue 56: 13 functions in 10
+    files had re-read `facts.text` their own way)."""
+    found, used = [], set()
+    for path in sorted((ROOT / "agents").rglob("*.py")):
+        rel = str(path.relative_to(ROOT))
+        if rel == "agents/request.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            how = _reads_the_words(node)
+            if how and (rel, node.name) not in WORDS_PASSED_ON:
+                found.append(f"{rel}:{node.lineno} {node.name}() reads the request's words: {how}")
+            elif how:
+                used.add((rel, node.name))
+    assert not found, found
+    assert used == WORDS_PASSED_ON, sorted(WORDS_PASSED_ON - used)  # the list names no stale place

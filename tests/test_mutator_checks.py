@@ -1,6 +1,7 @@
 """A failed check that wants a value the request never says a method gives becomes its plain call."""
 
-from agents.rules.settle.mutator_checks import as_calls, promises_a_value, unpromised
+from agents.request import RequestFacts
+from agents.rules.settle.mutator_checks import as_calls, unpromised
 
 STACK = (
     "Write stack.py with a class Stack: push(item) adds an item, pop() removes and returns the last"
@@ -13,8 +14,13 @@ TODO = (
 
 
 def test_which_methods_the_request_says_give_a_value() -> None:
-    assert [promises_a_value(STACK, m) for m in ("push", "pop", "peek", "size")] == [False, True, True, None]
-    assert [promises_a_value(TODO, m) for m in ("add", "done")] == [True, False]
+    assert [RequestFacts.read(STACK).promises_a_value(m) for m in ("push", "pop", "peek", "size")] == [
+        False,
+        True,
+        True,
+        None,
+    ]
+    assert [RequestFacts.read(TODO).promises_a_value(m) for m in ("add", "done")] == [True, False]
 
 
 def test_only_a_failed_value_check_on_an_unpromising_method_of_a_made_object_becomes_a_call() -> None:
@@ -28,7 +34,7 @@ def test_only_a_failed_value_check_on_an_unpromising_method_of_a_made_object_bec
         "assert Stack().push(2) == 2  ->  AssertionError: got None, expected 2",  # no object the checks made
         "assert s.size() == 0  ->  AssertionError: got None, expected 0",  # the request has no size()
     ]
-    replaced = unpromised(checks, failures, STACK)
+    replaced = unpromised(checks, failures, RequestFacts.read(STACK))
     assert replaced == {"assert s.push(1) == 1": "s.push(1)"}
     assert as_calls(checks, replaced).splitlines()[:3] == ["s = Stack()", "s.push(1)", "assert s.pop() == 1"]
 
@@ -39,6 +45,8 @@ def test_a_bare_assert_of_a_mutator_becomes_a_call_and_a_promised_value_stays_ch
         "assert t.add('a') == 2  ->  AssertionError: got 1, expected 2",
         "assert t.done(1)  ->  AssertionError: ",
     ]
-    assert unpromised(checks, failures, TODO) == {"assert t.done(1)": "t.done(1)"}
+    assert unpromised(checks, failures, RequestFacts.read(TODO)) == {"assert t.done(1)": "t.done(1)"}
     wrong_none = ["assert t.add('a') == 2  ->  AssertionError: got None, expected 2"]
-    assert unpromised(checks, wrong_none, TODO) == {}  # add must return the id: None is a defect
+    assert (
+        unpromised(checks, wrong_none, RequestFacts.read(TODO)) == {}
+    )  # add must return the id: None is a defect

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from agents.request import renames
 from agents.rules.rounds.checked_approval import UNCHECKED
 from agents.rules.rounds.rename_check import rename_done
-from agents.rules.write.edit_guard import renames
 from tests.crew_script import crew, files
 
 MATHOPS = "def calc(a, b):\n    return a * b\n"

@@ -3,6 +3,7 @@ binds, a local read in its own first assignment."""
 
 import pytest
 
+from agents.request import RequestFacts
 from agents.rules.static.request_checks import (
     imports_for,
     ints_not_made,
@@ -16,10 +17,12 @@ TODO = "def add(item):\n    return item\n\n\nclass Box:\n    def put(self, thing
 
 def test_a_call_in_the_request_needs_a_definition_somewhere() -> None:
     request = "Add done(item) to todo.py, like add(item); put(x) on a Box; str.strip() and len() are fine."
-    assert undefined_calls(request, [TODO]) == ["done"]
-    assert undefined_calls(request, [TODO, "def done(item):\n    return 0\n"]) == []
-    assert undefined_calls("Write hello.py that prints hello.", [TODO]) == []
-    assert undefined_calls("Add done(x).", ["def done(:\n"]) == ["done"]  # a file that does not parse
+    assert undefined_calls(RequestFacts.read(request), [TODO]) == ["done"]
+    assert undefined_calls(RequestFacts.read(request), [TODO, "def done(item):\n    return 0\n"]) == []
+    assert undefined_calls(RequestFacts.read("Write hello.py that prints hello."), [TODO]) == []
+    assert undefined_calls(RequestFacts.read("Add done(x)."), ["def done(:\n"]) == [
+        "done"
+    ]  # a file that does not parse
 
 
 def test_a_name_nothing_binds_is_found_wherever_it_is_read() -> None:
@@ -89,16 +92,25 @@ SETTINGS = (
 
 
 def test_a_function_asked_to_return_an_int_that_never_makes_one_is_named() -> None:
-    assert ints_not_made(PORT_REQUEST, [SETTINGS]) == ["get_port"]  # not load_settings: "as a dict"
+    assert ints_not_made(RequestFacts.read(PORT_REQUEST), [SETTINGS]) == [
+        "get_port"
+    ]  # not load_settings: "as a dict"
     converted = SETTINGS.replace(
         "return load_settings(path).get('port', 8000)", "return int(load_settings(path).get('port', 8000))"
     )
-    assert ints_not_made(PORT_REQUEST, [converted]) == []
+    assert ints_not_made(RequestFacts.read(PORT_REQUEST), [converted]) == []
 
 
 def test_an_int_made_by_a_helper_or_by_floor_division_counts() -> None:
     helper = SETTINGS.replace("return json.load(f)", "return {k: int(v) for k, v in json.load(f).items()}")
-    assert ints_not_made(PORT_REQUEST, [helper]) == []
+    assert ints_not_made(RequestFacts.read(PORT_REQUEST), [helper]) == []
     halves = "def half(n):\n    return n // 2\n"
-    assert ints_not_made("Write half(n) returning half of n as an integer.", [halves]) == []
-    assert ints_not_made("Write half(n) returning half of n.", ["def half(n):\n    return n / 2\n"]) == []
+    assert (
+        ints_not_made(RequestFacts.read("Write half(n) returning half of n as an integer."), [halves]) == []
+    )
+    assert (
+        ints_not_made(
+            RequestFacts.read("Write half(n) returning half of n."), ["def half(n):\n    return n / 2\n"]
+        )
+        == []
+    )

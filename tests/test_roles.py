@@ -2,7 +2,8 @@
 
 import re
 
-from agents.llm.roles import asks_for_tests, checks_task, coder_task, parse_plan
+from agents.llm.roles import checks_task, coder_task, parse_plan
+from agents.request import asks_for_tests
 
 
 def test_the_prompts_carry_no_made_up_task_for_a_small_model_to_copy() -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.llm.roles import files_named_in
+from agents.request import files_named_in
 from agents.rules.registry import RuleSwitches
 from bench.crew import Outcome, load_requests, lost_in, prepare_workspace
 from bench.sealed import (

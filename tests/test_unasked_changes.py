@@ -1,5 +1,6 @@
 """Functions a run rewrote though the request did not name them are found, and put back in place."""
 
+from agents.request import RequestFacts
 from agents.rules.settle.unasked_changes import put_back, unasked_changes
 
 WORDS = """import re
@@ -26,25 +27,32 @@ REWRITTEN = (
 
 def test_functions_changed_but_not_named_are_found() -> None:
     request = "count_words in words.py miscounts double spaces. Fix it."
-    assert unasked_changes(WORDS, REWRITTEN, request) == ["longest_word", "shout"]
-    assert unasked_changes(WORDS, REWRITTEN, "Fix count_words and longest_word") == ["shout"]
+    assert unasked_changes(WORDS, REWRITTEN, RequestFacts.read(request)) == ["longest_word", "shout"]
+    assert unasked_changes(WORDS, REWRITTEN, RequestFacts.read("Fix count_words and longest_word")) == [
+        "shout"
+    ]
 
 
 def test_nothing_is_unasked_where_the_request_names_no_function_of_the_file() -> None:
-    assert unasked_changes(WORDS, REWRITTEN, "Make words.py handle double spaces.") == []
+    assert unasked_changes(WORDS, REWRITTEN, RequestFacts.read("Make words.py handle double spaces.")) == []
 
 
 def test_a_helper_the_named_function_uses_is_left_alone() -> None:
     uses_helper = REWRITTEN.replace("return len(text.split())", "return len(longest_word(text))")
-    assert unasked_changes(WORDS, uses_helper, "Fix count_words") == ["shout"]
+    assert unasked_changes(WORDS, uses_helper, RequestFacts.read("Fix count_words")) == ["shout"]
     called_below = REWRITTEN + "\n\nprint(shout('hi'))\n"
-    assert unasked_changes(WORDS, called_below, "Fix count_words") == ["longest_word"]
+    assert unasked_changes(WORDS, called_below, RequestFacts.read("Fix count_words")) == ["longest_word"]
 
 
 def test_a_parameter_added_unasked_is_found_unless_another_file_of_the_run_uses_the_function() -> None:
     new_parameter = REWRITTEN.replace("def shout(text):", "def shout(text, mark='!'):")
-    assert unasked_changes(WORDS, new_parameter, "Fix count_words") == ["longest_word", "shout"]
-    assert unasked_changes(WORDS, new_parameter, "Fix count_words", {"shout", "print"}) == ["longest_word"]
+    assert unasked_changes(WORDS, new_parameter, RequestFacts.read("Fix count_words")) == [
+        "longest_word",
+        "shout",
+    ]
+    assert unasked_changes(
+        WORDS, new_parameter, RequestFacts.read("Fix count_words"), {"shout", "print"}
+    ) == ["longest_word"]
 
 
 def test_putting_back_changes_that_function_only() -> None:

@@ -5,6 +5,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agents.request import RequestFacts
 from agents.rules.write.untouched_text import (
     keep_untouched,
     restore_blank_lines,
@@ -21,7 +22,9 @@ def test_blank_lines_dropped_between_functions_are_put_back() -> None:
         "def mean(values):\n    if not values:\n        raise ValueError('empty')\n"
         "    return sum(values) / len(values) + 1\n\ndef square(x):\n    return x * x\n"
     )
-    restored = restore_blank_lines(OLD, new, "Make mean raise ValueError for an empty list.")
+    restored = restore_blank_lines(
+        OLD, new, RequestFacts.read("Make mean raise ValueError for an empty list.")
+    )
     assert restored == new.replace("\n\ndef square", "\n\n\ndef square")
 
 
@@ -35,15 +38,15 @@ def test_blank_lines_between_two_changed_lines_are_put_back() -> None:
 
 def test_what_the_answer_changes_or_removes_stays_changed() -> None:
     new = "def mean(values):\n    return sum(values) / len(values)\n"  # square removed with its blanks
-    assert restore_blank_lines(OLD, new, "Remove square and fix mean.") == new
+    assert restore_blank_lines(OLD, new, RequestFacts.read("Remove square and fix mean.")) == new
     added = OLD + "\n\ndef cube(x):\n    return x ** 3\n"
     assert restore_blank_lines(OLD, added) == added
 
 
 def test_a_request_about_layout_may_drop_blank_lines() -> None:
     new = OLD.replace("\n\n\n", "\n\n")
-    assert restore_blank_lines(OLD, new, "Remove the extra blank lines") == new
-    assert restore_blank_lines(OLD, new, "Reformat stats.py to PEP 8") == new
+    assert restore_blank_lines(OLD, new, RequestFacts.read("Remove the extra blank lines")) == new
+    assert restore_blank_lines(OLD, new, RequestFacts.read("Reformat stats.py to PEP 8")) == new
 
 
 @given(st.lists(st.sampled_from(["", "x = 1", "def f():", "    return 2", "  "]), max_size=12), st.data())
@@ -65,7 +68,7 @@ TODO = '#!/usr/bin/env python3\n"""A tiny to-do list."""\n\n\nclass TodoList:\n 
 def test_a_dropped_module_docstring_is_put_back_with_what_stood_above_it() -> None:
     answer = "from typing import List\nclass TodoList:\n    def done(self, i):\n        pass\n"
     assert (
-        restore_module_docstring(TODO, answer, "Add done(i) to TodoList")
+        restore_module_docstring(TODO, answer, RequestFacts.read("Add done(i) to TodoList"))
         == TODO[: TODO.index("class")] + answer
     )
     assert keep_untouched(TODO, answer).startswith(
@@ -77,7 +80,7 @@ def test_the_answers_own_docstring_or_a_request_about_docstrings_wins() -> None:
     own = '"""Another docstring."""\nclass TodoList:\n    pass\n'
     assert restore_module_docstring(TODO, own) == own
     bare = "class TodoList:\n    pass\n"
-    assert restore_module_docstring(TODO, bare, "Remove the module docstring") == bare
+    assert restore_module_docstring(TODO, bare, RequestFacts.read("Remove the module docstring")) == bare
     assert restore_module_docstring("x = 1\n", bare) == bare  # nothing to put back
     assert restore_module_docstring(TODO, "def (:\n") == "def (:\n"  # not Python: left to the checks
 
@@ -88,7 +91,10 @@ def test_a_file_keeps_its_own_ending_unless_the_request_is_about_layout() -> Non
     assert keep_untouched(old, old.rstrip("\n")) == old
     no_end = old.rstrip("\n")
     assert keep_untouched(no_end, old) == no_end  # a file without a final newline stays without
-    assert keep_untouched(old, old + "\n\n", "Remove the blank lines at the end") == old + "\n\n"
+    assert (
+        keep_untouched(old, old + "\n\n", RequestFacts.read("Remove the blank lines at the end"))
+        == old + "\n\n"
+    )
 
 
 # Issue 58: asked to "make it faster", the 0.5B answered report.py less the user's hand-written
@@ -115,7 +121,7 @@ def test_make_it_faster_answered_without_the_comments_leaves_the_file_as_it_was(
 
 def test_comments_outside_the_changed_function_are_kept() -> None:
     changed = UNCOMMENTED.replace("return sum(xs) / len(xs)", "return sum(xs) / max(len(xs), 1)")
-    kept = restore_comments(COMMENTED, changed, "Make mean safe for an empty list")
+    kept = restore_comments(COMMENTED, changed, RequestFacts.read("Make mean safe for an empty list"))
     assert "# skip the header row" in kept and "# Amounts are strings" in kept
     assert "max(len(xs), 1)" in kept and "callers never pass" not in kept  # mean() is the answer's
-    assert restore_comments(COMMENTED, changed, "Remove the comments") == changed
+    assert restore_comments(COMMENTED, changed, RequestFacts.read("Remove the comments")) == changed

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from agents.llm.roles import files_named_in
+from agents.request import files_named_in
 from agents.rules.parse.file_blocks import FORMAT_RULES
 
 Message = dict[str, str]

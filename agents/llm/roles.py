@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.request import FILE_NAME
 from agents.rules.parse.file_blocks import FORMAT_RULES
 from models.chat_engine import GenerationSettings
 from models.reply_budget import ReplyBudget
@@ -101,50 +102,20 @@ class Plan:
         return f"{steps}\nFiles: {', '.join(self.files) or '(coder decides)'}"
 
 
-_FILE_NAME = re.compile(
-    r"(?<![\w/.-])([A-Za-z0-9_][A-Za-z0-9_.-]{0,40}(?:/[A-Za-z0-9_][A-Za-z0-9_.-]{0,40}){0,2}\.(?:py|txt|md|json|toml|cfg|ini|csv|html|js|css))\b"
-)
-
-
-def files_named_in(text: str) -> list[str]:
-    """File names the user wrote in the request, in order (e.g. 'add.py', 'tests/test_add.py')."""
-    return list(dict.fromkeys(_FILE_NAME.findall(text)))
-
-
-def expected_files(request: str, plan: Plan) -> list[str]:
+def expected_files(named: tuple[str, ...], plan: Plan) -> list[str]:
     """The files the coder may write: those the request names, plus plan files about them.
 
     A plan file counts only if its name contains a named file's stem (test_add.py for add.py):
     small planners copy file names from their prompt's example. Empty when the request names no
     file: then any relative path is allowed.
     """
-    named = files_named_in(request)
     if not named:
         return []
     stems = [Path(name).stem for name in named]
     related = [
-        f for f in plan.files if _FILE_NAME.fullmatch(f) and any(stem in Path(f).stem for stem in stems)
+        f for f in plan.files if FILE_NAME.fullmatch(f) and any(stem in Path(f).stem for stem in stems)
     ]
-    return list(dict.fromkeys(named + related))[:6]
-
-
-_ASKS_TO_PRINT = re.compile(r"\b(print|prints|printed|printing|display|displays)\b", re.I)
-
-
-def asks_for_output(request: str) -> bool:
-    """The request wants the program to print something, so a silent run has not done it."""
-    return bool(_ASKS_TO_PRINT.search(request))
-
-
-_ASKS_FOR_TESTS = re.compile(
-    r"\b(write|writes|add|create|generate)\b(?:\s+[\w.-]+){0,3}?\s+(?:unit\s+|pytest\s+)?tests?\b", re.I
-)
-
-
-def asks_for_tests(request: str) -> bool:
-    """The request asks for tests to be written ("Write pytest tests for stats.py in test_stats.py"),
-    not for code to pass them ("Fix clamp() so that the tests in test_clamp.py pass")."""
-    return bool(_ASKS_FOR_TESTS.search(request))
+    return list(dict.fromkeys([*named, *related]))[:6]
 
 
 def parse_plan(raw: str) -> Plan:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from agents.events import EventBus, Notice
 from agents.llm.roles import checks_task
-from agents.request import is_test_file
+from agents.request import RequestFacts, is_test_file
 from agents.rules.checks.checks_beside_tests import checks_beside_tests
 from agents.rules.checks.expects_output import expects_output
 from agents.rules.checks.tests_before_run import tests_before_run
@@ -70,7 +70,7 @@ class RoundChecks:
             state.written_checks = state.examples_before or self.example_checks(modules)
             if not state.written_checks and self.rules.on(parse_checks):
                 state.reviewer_wrote = True
-                state.written_checks = self.write_checks(facts.text, modules, state.round_number)
+                state.written_checks = self.write_checks(facts, modules, state.round_number)
         checks = state.written_checks
         if not checks:
             return results, None
@@ -78,7 +78,7 @@ class RoundChecks:
         if state.reviewer_wrote and outcome.failures:
             # Only the reviewer's own checks: docstring examples are the spec.
             settled = settler.settle(
-                context, facts.text, modules, checks, check, outcome, state.round_number,
+                context, facts, modules, checks, check, outcome, state.round_number,
                 code_problems=bool(state.problems),
             )  # fmt: skip
             check, outcome, state.written_checks = settled.check, settled.outcome, settled.checks
@@ -153,9 +153,10 @@ class RoundChecks:
                 continue
         return "\n".join(shown)
 
-    def write_checks(self, request: str, modules: list[str], round_number: int) -> str:
+    def write_checks(self, facts: RequestFacts, modules: list[str], round_number: int) -> str:
         """The reviewer's turn: assert lines from the request and the code's signatures."""
-        task = checks_task(request, self.signatures_text(modules), self.texts.data_files_text(request))
+        data = self.texts.data_files_text(facts.files)
+        task = checks_task(facts.text, self.signatures_text(modules), data)
         checks = parse_checks(self.ask(task, round_number, "assert lines", enough=enough_checks))
         if not checks:
             self.bus.emit(Notice(level="info", message="The reviewer wrote no usable check: runs decide."))

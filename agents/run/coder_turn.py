@@ -65,7 +65,7 @@ class CoderTurn:
             state.allowed_files or state.earlier, context.originals if fresh or plain else None
         )
         focused = state.echoed and not plain and on(focus_on)
-        focus = focus_on(state.facts.text, shown_files, failures or []) if focused else []
+        focus = focus_on(state.facts, shown_files, failures or []) if focused else []
         if focus:
             names = ", ".join(name for f in focus for name in f.names)
             self.bus.emit(

@@ -33,7 +33,7 @@ from agents.events import (
 from agents.llm.crewai_call import kickoff_one_agent
 from agents.llm.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
 from agents.llm.roles import PLAN_SCHEMA, Role, parse_plan, planner_task, roles_for
-from agents.request import is_test_file
+from agents.request import RequestFacts, is_test_file
 from agents.rules.checks.module_starts import with_import_checks
 from agents.rules.checks.written_checks import modules_of
 from agents.rules.prompt.api_lookup import docs_for, docs_named
@@ -198,7 +198,7 @@ class CrewRunner:
         state.user_tests = any(is_test_file(f) for f in files)
         # The docstring examples of the files the request names, before the coder can drop them.
         state.examples_before = self.checks.example_checks(modules_of([f for f in facts.files if f in files]))
-        state.request_docs = docs_named(context, facts.text) if self.rules.on(docs_named) else ""
+        state.request_docs = docs_named(context, facts) if self.rules.on(docs_named) else ""
         self._rounds = state.rounds
         self.settler = self._new_settler()
         self.checks.tests_before(state)
@@ -225,7 +225,7 @@ class CrewRunner:
             state.check_lines = kept.check_lines if kept else state.check_lines
         if self.rules.on(put_back_where_allowed):
             checks, tests = (state.modules, state.written_checks), state.user_tests
-            asked = f"{state.facts.text}\n{state.memory}"  # a follow-up's "it": what the previous asked
+            asked = state.facts.with_memory(state.memory)  # a follow-up's "it": what the previous asked
             self.settler.put_back_after(context, asked, checks, tests, approved=state.passed)
         message = ending_message(state.passed, state.round_number, state.versions, kept)
         if not state.passed and state.tests_fail:  # the notice says why at length
@@ -337,9 +337,9 @@ class CrewRunner:
     def _ask_reviewer(self, task: str, round_number: int, expected: str, **kwargs: Any) -> str:
         return self._step(self.roles.reviewer, round_number, task, expected, **kwargs)
 
-    def write_checks(self, request: str, modules: list[str], round_number: int) -> str:
+    def write_checks(self, facts: RequestFacts, modules: list[str], round_number: int) -> str:
         """The reviewer's turn: assert lines from the request and the code's signatures."""
-        return self.checks.write_checks(request, modules, round_number)
+        return self.checks.write_checks(facts, modules, round_number)
 
     def _plan(self, state: RunState) -> Any:
         task = planner_task(state.facts.text)

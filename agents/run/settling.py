@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from agents.events import EventBus, Notice
+from agents.request import RequestFacts
 from agents.rules.checks.written_checks import CheckOutcome, failed_check
 from agents.rules.rule import RuleSwitches
 from agents.rules.settle.check_disputes import CheckDisputes, disputes, evaluate_in_sandbox, without
@@ -72,7 +73,7 @@ class CheckSettler:
     def settle(
         self,
         context: ToolContext,
-        request: str,
+        facts: RequestFacts,
         modules: list[str],
         checks: str,
         check: Check,
@@ -84,7 +85,7 @@ class CheckSettler:
         """The reviewer's checks after a run with failures. `code_problems`: the code has problems
         of its own (a refused write, an unbound name): only the plain calls are settled then."""
         on = self.rules.on
-        plain = self._as_plain_calls(request, checks, outcome.failures) if on(unpromised) else checks
+        plain = self._as_plain_calls(facts, checks, outcome.failures) if on(unpromised) else checks
         if plain != checks:
             checks = plain
             check, outcome = run_written_checks(context, modules, checks)
@@ -92,29 +93,31 @@ class CheckSettler:
             return Settled(check, outcome, checks, False)
         if on(outside_the_request):
             check, outcome, checks = self._drop_outside_the_request(
-                context, request, modules, checks, check, outcome
+                context, facts, modules, checks, check, outcome
             )
         if not outcome.failures or not checks:
             return Settled(check, outcome, checks, False)
         if on(disputes):
             check, outcome, checks = self._second_opinion(
-                context, request, modules, checks, outcome, check, round_number
+                context, facts, modules, checks, outcome, check, round_number
             )
         rewrote = (
             bool(outcome.failures)
             and on(candidates)
-            and self._use_reviewers_version(context, request, modules, checks, outcome.failures)
+            and self._use_reviewers_version(context, facts, modules, checks, outcome.failures)
         )
         return Settled(check, outcome, checks, rewrote)
 
-    def second_opinion(self, request: str, checks: str, failures: list[str], round_number: int) -> list[str]:
+    def second_opinion(
+        self, facts: RequestFacts, checks: str, failures: list[str], round_number: int
+    ) -> list[str]:
         """The failed checks that the model, asked again without the code, answers as the code does."""
-        data = self.texts.data_files(request)  # read once for all of this round's questions
+        data = self.texts.data_files(facts.files)  # read once for all of this round's questions
         return self.disputes.settle(
             checks,
             failures,
-            request,
-            self.texts.data_files_text(request),
+            facts,
+            self.texts.data_files_text(facts.files),
             ask=lambda call, task: self._ask_again(call, task, round_number),
             evaluate=lambda program: evaluate_in_sandbox(program, self.limits, data),
         )
@@ -127,7 +130,7 @@ class CheckSettler:
     def _second_opinion(
         self,
         context: ToolContext,
-        request: str,
+        facts: RequestFacts,
         modules: list[str],
         checks: str,
         outcome: CheckOutcome,
@@ -136,7 +139,7 @@ class CheckSettler:
     ) -> tuple[Check, CheckOutcome, str]:
         """Failed checks the model, asked again without the code, answers as the code does are
         dropped, and the rest run again."""
-        dropped = self.second_opinion(request, checks, outcome.failures, round_number)
+        dropped = self.second_opinion(facts, checks, outcome.failures, round_number)
         if not dropped:
             return check, outcome, checks
         for line in dropped:
@@ -150,7 +153,7 @@ class CheckSettler:
     def _drop_outside_the_request(
         self,
         context: ToolContext,
-        request: str,
+        facts: RequestFacts,
         modules: list[str],
         checks: str,
         check: Check,
@@ -160,10 +163,10 @@ class CheckSettler:
         are dropped (agents/rules/settle/outside_checks) while a check on the change remains, and the rest run
         again."""
         written = self.texts.small(self.texts.python_written(context.written))
-        touched = touched_names(request, written, context.originals)
+        touched = touched_names(facts, written, context.originals)
         if touched is None or not outside_the_request(outcome.failures, touched):
             return check, outcome, checks
-        beside = self.texts.trial_folder(request, written)  # read only now that there is a candidate
+        beside = self.texts.trial_folder(facts.files, written)  # read only now that there is a candidate
         sources = {path: text for path, text in beside.items() if path.endswith(".py")}
         found = outside_the_request(outcome.failures, touched, project_names(sources))
         if not found:
@@ -182,10 +185,10 @@ class CheckSettler:
         check, outcome = run_written_checks(context, modules, kept)
         return check, outcome, kept
 
-    def _as_plain_calls(self, request: str, checks: str, failures: list[str]) -> str:
+    def _as_plain_calls(self, facts: RequestFacts, checks: str, failures: list[str]) -> str:
         """The checks with each failed one that wants a value the request never promises turned
         into its plain call (agents/rules/settle/mutator_checks)."""
-        replaced = unpromised(checks, failures, request)
+        replaced = unpromised(checks, failures, facts)
         for line, call in replaced.items():
             method = call.split("(")[0].rsplit(".", 1)[-1]
             self._say(
@@ -195,7 +198,7 @@ class CheckSettler:
         return as_calls(checks, replaced) if replaced else checks
 
     def _use_reviewers_version(
-        self, context: ToolContext, request: str, modules: list[str], checks: str, failures: list[str]
+        self, context: ToolContext, facts: RequestFacts, modules: list[str], checks: str, failures: list[str]
     ) -> bool:
         """Writes the reviewer's own version of the failing functions (agents/rules/settle/reviewer_version)
         where, tried away from the workspace, it passes every check. Whether it wrote one."""
@@ -206,7 +209,7 @@ class CheckSettler:
         found = candidates(implementations, written, failures, context.originals)
         if not found:
             return False
-        beside = self.texts.trial_folder(request, written)  # read only now that there is something to try
+        beside = self.texts.trial_folder(facts.files, written)  # read only now that there is something to try
         before = {rel: text for rel, text in context.originals.items() if text is not None}
         as_before = outcome_beside({**beside, **before}, modules, checks, self.limits)
         if not still_failing_as_before(failures, as_before):
@@ -230,7 +233,7 @@ class CheckSettler:
     def put_back_after(
         self,
         context: ToolContext,
-        request: str,
+        facts: RequestFacts,
         checks: tuple[list[str], str],
         tests: bool,
         *,
@@ -240,12 +243,12 @@ class CheckSettler:
         reviewer's asserts (`checks`: the modules and the asserts) or else the project's own tests."""
         modules, asserts = checks
         if modules and asserts:
-            self.put_back_unasked(context, request, modules, asserts, approved=approved)
+            self.put_back_unasked(context, facts, modules, asserts, approved=approved)
         elif tests:
-            self.put_back_unasked_by_tests(context, request)
+            self.put_back_unasked_by_tests(context, facts)
 
     def put_back_unasked(
-        self, context: ToolContext, request: str, modules: list[str], checks: str, *, approved: bool
+        self, context: ToolContext, facts: RequestFacts, modules: list[str], checks: str, *, approved: bool
     ) -> None:
         """Puts back, as they were before the run, the functions the run changed unasked
         (agents/rules/settle/unasked_put_back). After an approved run, where every check passes without the
@@ -264,15 +267,15 @@ class CheckSettler:
             else "no check that passed with the change fails without it."
         )
         trial = Trial(run, accept, needs_now=not approved, why=why)
-        beside = lambda: self.texts.trial_folder(request, {})  # noqa: E731
-        for message in put_back_where_allowed(context, self.texts, request, beside, trial):
+        beside = lambda: self.texts.trial_folder(facts.files, {})  # noqa: E731
+        for message in put_back_where_allowed(context, self.texts, facts, beside, trial):
             self._say(message)
 
-    def put_back_unasked_by_tests(self, context: ToolContext, request: str) -> None:
+    def put_back_unasked_by_tests(self, context: ToolContext, facts: RequestFacts) -> None:
         """The same where the project's own tests were the checks: put back where every test that
         passed with the change still passes."""
         trial, beside = tests_trial(self.texts, self.limits)
-        for message in put_back_where_allowed(context, self.texts, request, beside, trial):
+        for message in put_back_where_allowed(context, self.texts, facts, beside, trial):
             self._say(message)
 
     def _say(self, message: str) -> None:

@@ -49,11 +49,6 @@ def test_file(test_id: str) -> str:
     return test_id.split("::", 1)[0]
 
 
-def named_tests(text: str) -> list[str]:
-    """The test functions a request names (`test_total`), not the test files (`test_calc.py`)."""
-    return re.findall(r"\btest_\w+\b(?![.\w])", text)
-
-
 def about(test_id: str, facts: RequestFacts) -> bool:
     """The request is about this test: it names the test's file or the test; it names a function
     the test is named after (`cheapest()` and test_cheapest_of_nothing_is_none); or it speaks of
@@ -63,9 +58,9 @@ def about(test_id: str, facts: RequestFacts) -> bool:
     cheapest() there (tried in the IDE: every round was spent on that test)."""
     path = test_file(test_id)
     name = test_id.rsplit("::", 1)[-1].split("[", 1)[0]
-    if facts.names_file(path) or (name != path and re.search(rf"\b{re.escape(name)}\b", facts.text)):
+    if facts.names_file(path) or (name != path and facts.mentions(name)):
         return True
-    if named_tests(facts.text):  # "the test test_total fails": that one, not every failing test
+    if facts.named_tests:  # "the test test_total fails": that one, not every failing test
         return False
     words = set(name.lower().removeprefix("test_").split("_"))
     if any(call.lower() in words or f"_{call.lower()}_" in f"_{name.lower()}_" for call in facts.calls):

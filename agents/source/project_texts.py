@@ -3,7 +3,8 @@ files, and the folders where a trial runs away from the workspace."""
 
 from __future__ import annotations
 
-from agents.llm.roles import files_named_in
+from collections.abc import Sequence
+
 from tools.workspace_files import WorkspaceFiles
 
 
@@ -29,14 +30,15 @@ class ProjectTexts:
     def python_modules(self, most: int = 50) -> dict[str, str]:
         return self.small([f for f in self.files.list_files() if f.endswith(".py")][:most])
 
-    def data_files(self, request: str) -> dict[str, str]:
-        """The existing non-Python files the request names (small ones), for a program to read."""
-        return self.small([name for name in files_named_in(request) if not name.endswith(".py")])
+    def data_files(self, named: Sequence[str]) -> dict[str, str]:
+        """The existing non-Python files among those the request names (small ones), for a program
+        to read."""
+        return self.small([name for name in named if not name.endswith(".py")])
 
-    def data_files_text(self, request: str, lines: int = 12) -> str:
+    def data_files_text(self, named: Sequence[str], lines: int = 12) -> str:
         """The first lines of each existing non-Python file the request names, for the reviewer."""
         shown = []
-        for name in files_named_in(request):
+        for name in named:
             if name.endswith(".py"):
                 continue
             try:
@@ -46,7 +48,7 @@ class ProjectTexts:
             shown.append(f"{name}:\n{head[:800]}")
         return "\n".join(shown)
 
-    def trial_folder(self, request: str, written: dict[str, str]) -> dict[str, str]:
+    def trial_folder(self, named: Sequence[str], written: dict[str, str]) -> dict[str, str]:
         """The files a trial away from the workspace runs beside: the request's data files and the
         project's modules, which the written ones may import."""
-        return {**self.data_files(request), **self.python_modules(), **written}
+        return {**self.data_files(named), **self.python_modules(), **written}

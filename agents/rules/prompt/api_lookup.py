@@ -11,6 +11,7 @@ import uuid
 from typing import Any
 
 from agents.events import ToolCallFailed, ToolCallFinished, ToolCallStarted
+from agents.request import RequestFacts
 from agents.rules.rule import Stage, rule
 from agents.run.crew_tools import Check, ToolContext
 from tools.api_docs import imported_modules, library_names, lookup_error, lookup_names
@@ -76,11 +77,11 @@ def docs_for(context: ToolContext, results: list[Check], written: dict[str, str]
     evidence="tests/test_api_docs_named.py",
     default=False,
 )
-def docs_named(context: ToolContext, request: str) -> str:
+def docs_named(context: ToolContext, facts: RequestFacts) -> str:
     """Rule api_docs_named: the documentation of the standard-library APIs the request names
     (`csv.DictWriter`, "the statistics module"), for the coder's first prompt ('' when it names
     none, or none is found)."""
-    names = library_names(request)
+    names = library_names(facts.text)
     if not names:
         return ""
     call = _Call(context, "api_docs", {"names": names})

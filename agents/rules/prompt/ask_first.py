@@ -9,37 +9,11 @@ created a database.py holding the README's Markdown; the run said every check pa
 
 from __future__ import annotations
 
-import re
 from pathlib import PurePosixPath
 
 from agents.events import EventBus, Notice
 from agents.request import RequestFacts
 from agents.rules.rule import RuleSwitches, Stage, rule
-
-# Words that ask for a file to be made: such a file is not expected to be there yet.
-_MAKES = re.compile(
-    r"\b(?:create|creates|new|write|make|add|generate|build|implement|start|save|put|scaffold)\b", re.I
-)
-# Words that ask for something already there to change.
-_CHANGES = re.compile(
-    r"\b(?:fix|fixes|change|update|edit|correct|modify|refactor|rename|debug|optimi[sz]e|speed\s+up|"
-    r"faster|clean\s+up|improve|crash\w*|bug\w*|error|broken|fails?|failing)\b",
-    re.I,
-)
-
-
-# The whole request is a wish about the code at large: nothing names what to change or how to
-# tell it worked. Kept narrow on purpose: a request with any more to it goes ahead.
-_VAGUE = re.compile(
-    r"(?:please\s+)?(?:(?:make|get)\s+(?:it|this|that|the\s+code|the\s+project|everything|the\s+app)\s+"
-    r"(?:faster|quicker|better|cleaner|nicer|more\s+efficient)|(?:optimi[sz]e|improve|speed\s+up|clean\s+up|"
-    r"refactor)\s+(?:it|this|that|the\s+code|the\s+project|everything|the\s+app))(?:\s+please)?[.!]*",
-    re.I,
-)
-
-
-def vague(text: str) -> bool:
-    return _VAGUE.fullmatch(text.strip()) is not None
 
 
 def missing_files(facts: RequestFacts, files: list[str]) -> list[str]:
@@ -59,7 +33,7 @@ def missing_files(facts: RequestFacts, files: list[str]) -> list[str]:
 )
 def ask_vague_request(facts: RequestFacts) -> str:
     """The question for a request that names nothing to change and nothing to check ('' if none)."""
-    if not vague(facts.text):
+    if not facts.vague:
         return ""
     return (
         "Which file or function should change, and how would we tell it worked (a test, a command,"
@@ -78,7 +52,7 @@ def ask_vague_request(facts: RequestFacts) -> str:
 )
 def ask_missing_file(facts: RequestFacts, files: list[str]) -> str:
     """The question for a request to change a file the project does not have ('' if none)."""
-    if _MAKES.search(facts.text) or not _CHANGES.search(facts.text):
+    if facts.makes or not facts.changes:
         return ""
     missing = missing_files(facts, files)
     if not missing:

@@ -13,10 +13,10 @@ import ast
 import re
 from dataclasses import dataclass
 
+from agents.request import RequestFacts
 from agents.rules.rule import Stage, rule
 
 _DEF = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-_WORD = re.compile(r"\b[A-Za-z_]\w*\b")
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\(")
 
 
@@ -33,10 +33,10 @@ class Focus:
     reason="after an unchanged answer, only the functions at issue are shown",
     evidence="bench/results/2026-11-26-crew-1.5b-class-checks",
 )
-def focus_on(request: str, files: dict[str, str], failures: list[str]) -> list[Focus]:
+def focus_on(facts: RequestFacts, files: dict[str, str], failures: list[str]) -> list[Focus]:
     """Per Python file, the top-level definitions the request names (else those the failed checks
     call), when they are only part of the file; none where the whole file is what to show."""
-    named = set(_WORD.findall(request))
+    named = facts.words
     called = {name for failure in failures for name in _CALL.findall(failure)}
     found = []
     for path, text in files.items():

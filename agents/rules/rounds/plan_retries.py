@@ -21,4 +21,4 @@ def plan_retries(state: RunState, plan: Callable[[RunState], Any]) -> None:
     """A retry's plan, and the files it expects (never before the first try: planning first cost
     real coders time and accuracy)."""
     state.plan = plan(state)
-    state.allowed_files = expected_files(state.facts.text, state.plan) or state.allowed_files
+    state.allowed_files = expected_files(state.facts.files, state.plan) or state.allowed_files

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from agents.request import RequestFacts
 from agents.rules.checks.written_checks import FENCED, asserted_equal, bound_names, equality
 from agents.rules.rule import Stage, rule
 from tools.sandbox import RunLimits, RunResult, run_command
@@ -107,11 +108,11 @@ EXAMPLE_ANSWERS = ("(2 + 4) / 2", "'a' + 'b'")
 _EXAMPLES_UNPARSED = {ast.unparse(ast.parse(e, mode="eval")) for e in EXAMPLE_ANSWERS}
 
 
-def question(call: str, request: str, data: str = "") -> str:
+def question(call: str, facts: RequestFacts, data: str = "") -> str:
     # An expression, not a value: asked for the value, the 1.5B guessed `mean([1..6])` as 10.0;
     # asked for an expression it wrote `(37 * 9/5) + 32` and `10 * 1.609344`, and the sandbox adds.
     return (
-        (f"The data files:\n{data}\n\n" if data else "") + f"Request: {request}\n\n"
+        (f"The data files:\n{data}\n\n" if data else "") + f"Request: {facts.text}\n\n"
         f"What must `{call}` return, by the request? Do not write code or call the functions the request"
         " names: reply with one Python expression that computes the value from the numbers or text"
         f" involved (for example `{EXAMPLE_ANSWERS[0]}` or `{EXAMPLE_ANSWERS[1]}`), in one line:"
@@ -221,7 +222,7 @@ class CheckDisputes:
         self,
         checks: str,
         failures: list[str],
-        request: str,
+        facts: RequestFacts,
         data: str = "",
         *,
         ask: Callable[[str, str], str],
@@ -239,9 +240,7 @@ class CheckDisputes:
                     continue
                 else:
                     questions += 1
-                    ok, value = self._answer(
-                        ask, dispute.call, question(dispute.call, request, data), evaluate
-                    )
+                    ok, value = self._answer(ask, dispute.call, question(dispute.call, facts, data), evaluate)
                 self._asked[key] = ok and same(value, dispute.got) and not same(value, dispute.expected)
             if self._asked[key]:
                 dropped.append(dispute.check)

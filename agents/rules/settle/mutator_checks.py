@@ -11,20 +11,10 @@ about it says it returns or gives anything.
 from __future__ import annotations
 
 import ast
-import re
 
+from agents.request import RequestFacts
 from agents.rules.checks.written_checks import bound_names, equality, failed_check
 from agents.rules.rule import Stage, rule
-from agents.rules.static.request_checks import clauses_about
-
-_GIVES = re.compile(r"\b(return|returns|returning|give|gives|giving|yield|yields)\b", re.I)
-
-
-def promises_a_value(request: str, method: str) -> bool | None:
-    """Whether a clause of the request about `method(` says it returns something; None when the
-    request never writes it as a call."""
-    clauses = clauses_about(request, method)
-    return any(_GIVES.search(clause) for clause in clauses) if clauses else None
 
 
 def _method_call(test: ast.expr, bound: set[str]) -> ast.Call | None:
@@ -47,7 +37,7 @@ def _method_call(test: ast.expr, bound: set[str]) -> ast.Call | None:
     reason="a check wanting a value the request never promises runs as a plain call",
     evidence="tests/test_mutator_checks.py",
 )
-def unpromised(checks: str, failures: list[str], request: str) -> dict[str, str]:
+def unpromised(checks: str, failures: list[str], facts: RequestFacts) -> dict[str, str]:
     """{failed check: the plain call it becomes} for each failed check that wants a value from a
     method the request does not say gives one (None came back, or a bare `assert obj.m()`)."""
     bound = bound_names(checks)
@@ -66,7 +56,7 @@ def unpromised(checks: str, failures: list[str], request: str) -> dict[str, str]
         bare = call is node.test
         if not (bare or error.startswith("AssertionError: got None, expected")) or "to be raised" in error:
             continue
-        if promises_a_value(request, call.func.attr) is False:
+        if facts.promises_a_value(call.func.attr) is False:
             found[text] = ast.unparse(call)
     return found
 

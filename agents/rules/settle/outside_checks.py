@@ -12,8 +12,8 @@ is dropped only while a check on the change remains.
 from __future__ import annotations
 
 import ast
-import re
 
+from agents.request import RequestFacts
 from agents.rules.checks.written_checks import failed_check
 from agents.rules.rule import Stage, rule
 
@@ -31,10 +31,12 @@ def _names_within(node: ast.AST) -> set[str]:
     return {sub.name for sub in ast.walk(node) if isinstance(sub, _DEFS)}
 
 
-def touched_names(request: str, written: dict[str, str], originals: dict[str, str | None]) -> set[str] | None:
+def touched_names(
+    facts: RequestFacts, written: dict[str, str], originals: dict[str, str | None]
+) -> set[str] | None:
     """The names the request writes, and every definition inside a top-level one the run changed
     or added; None when a written file does not parse (nothing can be said)."""
-    touched = set(re.findall(r"[A-Za-z_]\w*", request))
+    touched = set(facts.words)
     for path, text in written.items():
         new, old = _tree(text), _tree(originals.get(path))
         if new is None or old is None:

@@ -15,9 +15,9 @@ file's header() a `marker` that it printed before every title.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Collection
 
+from agents.request import RequestFacts
 from agents.source.definition_merge import definition_text, merge_definitions, top_level_functions
 
 
@@ -33,7 +33,7 @@ def used_names(nodes: list[ast.stmt]) -> set[str]:
 
 
 def unasked_changes(
-    original: str, current: str, request: str, used_elsewhere: Collection[str] = ()
+    original: str, current: str, facts: RequestFacts, used_elsewhere: Collection[str] = ()
 ) -> list[str]:
     """The top-level functions of `current` that the run changed from `original` unasked.
     `used_elsewhere`: the names the run's other files use."""
@@ -42,7 +42,7 @@ def unasked_changes(
     except (SyntaxError, ValueError):
         return []
     before, after = top_level_functions(old_tree), top_level_functions(new_tree)
-    words = set(re.findall(r"[A-Za-z_]\w*", request))
+    words = facts.words
     named = [node for node in new_tree.body if getattr(node, "name", None) in words]
     if not named:
         return []

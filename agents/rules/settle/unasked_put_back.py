@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.request import RequestFacts
 from agents.rules.rule import Stage, rule
 from agents.rules.settle.check_disputes import write_beside
 from agents.rules.settle.unasked_changes import put_back, unasked_changes, used_names
@@ -44,7 +45,7 @@ class Trial:
 def put_back_where_allowed(
     context: ToolContext,
     texts: ProjectTexts,
-    request: str,
+    facts: RequestFacts,
     beside: Callable[[], dict[str, str]],
     trial: Trial,
 ) -> list[str]:
@@ -60,7 +61,7 @@ def put_back_where_allowed(
             continue
         elsewhere = set().union(*(names for other, names in uses.items() if other != path))
         kept, names, now = text, [], None
-        for name in unasked_changes(original, text, request, elsewhere):
+        for name in unasked_changes(original, text, facts, elsewhere):
             candidate = put_back(kept, original, name)
             if candidate is None:
                 continue

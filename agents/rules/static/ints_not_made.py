@@ -17,5 +17,5 @@ def ints_not_made(scan: StaticScan) -> list[str]:
     return [
         f"The request says {name}() returns an int, but nothing in {name}() makes one: a value"
         " read from a file or given as text stays text until int() converts it."
-        for name in _ints_not_made(scan.facts.text, list(scan.sources.values()))
+        for name in _ints_not_made(scan.facts, list(scan.sources.values()))
     ]

@@ -9,29 +9,21 @@ from __future__ import annotations
 
 import ast
 import builtins
-import re
 import symtable
 
+from agents.request import RequestFacts
 from agents.rules.write.edit_guard import definitions
 from agents.rules.write.stray_methods import only_class, takes_self
 from agents.source.definition_merge import top_level_functions
 
 _BUILTINS = set(dir(builtins)) | {"__file__", "__builtins__"}
-_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
-# A quoted text with a space in it is words to print, not code: "say 'no books' instead of
-# '0 book(s)'" asked for no book(). A quote opens after a space or bracket, so "don't" opens none.
-_QUOTED_TEXT = re.compile(r"""(?:(?<=^)|(?<=[\s(\[]))(['"])([^'"]*\s[^'"]*)\1(?=$|[\s,.;:!?)\]])""")
-_NEXT = re.compile(r"\b\w+\s*\(|[.;](?:\s|$)")  # where a clause about a call ends
-_AS_INT = re.compile(r"\bas an? (?:int|integer)\b", re.I)
 _INT_MAKERS = {"int", "round", "len", "floor", "ceil", "trunc", "ord", "count", "index", "find"}
 
 
-def undefined_calls(request: str, sources: list[str]) -> list[str]:
+def undefined_calls(facts: RequestFacts, sources: list[str]) -> list[str]:
     """Functions the request writes as calls (`done(item)`) that none of the sources defines, as a
     function, class or method; builtins and `x.method(...)` calls are not asked for."""
-    prose = [match.span() for match in _QUOTED_TEXT.finditer(request)]
-    calls = [m for m in _CALL.finditer(request) if not any(a <= m.start() < b for a, b in prose)]
-    asked = [name for name in dict.fromkeys(m.group(1) for m in calls) if name not in _BUILTINS]
+    asked = [name for name in facts.asked_calls if name not in _BUILTINS]
     if not asked:
         return []
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -39,19 +31,7 @@ def undefined_calls(request: str, sources: list[str]) -> list[str]:
     return [name for name in asked if name not in defined]
 
 
-def clauses_about(request: str, name: str) -> list[str]:
-    """The words after each `name(...)` in the request, up to the next call or the sentence's end."""
-    found = []
-    for match in re.finditer(rf"\b{re.escape(name)}\s*\(", request):
-        tail = request[match.end() :]
-        close = tail.find(")")
-        tail = tail[close + 1 :] if close >= 0 else tail
-        stop = _NEXT.search(tail)
-        found.append(tail[: stop.start()] if stop else tail)
-    return found
-
-
-def ints_not_made(request: str, sources: list[str]) -> list[str]:
+def ints_not_made(facts: RequestFacts, sources: list[str]) -> list[str]:
     """Functions a clause of the request says return a value "as an int" whose code never makes
     one: no int(), round(), len() or `//`, in the function or the project's functions it calls.
     (get_port returned config.json's 'port' as it was, so "9000" came back as text, and every
@@ -62,10 +42,7 @@ def ints_not_made(request: str, sources: list[str]) -> list[str]:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 functions.setdefault(node.name, node)
     return [
-        name
-        for name in functions
-        if any(_AS_INT.search(clause) for clause in clauses_about(request, name))
-        and not _makes_an_int(name, functions, set())
+        name for name in functions if facts.says_as_int(name) and not _makes_an_int(name, functions, set())
     ]
 
 

@@ -15,7 +15,7 @@ from agents.rules.static.scan import StaticScan
 )
 def undefined_calls(scan: StaticScan) -> list[str]:
     """Asked to add done(item), the 0.5B changed remove() instead, and nothing said so."""
-    undefined = _undefined_calls(scan.facts.text, list(scan.sources.values()))
+    undefined = _undefined_calls(scan.facts, list(scan.sources.values()))
     if not undefined:
         return []
     asked = ", ".join(f"{name}()" for name in undefined)

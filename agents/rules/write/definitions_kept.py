@@ -23,7 +23,7 @@ def definitions_kept(draft: WriteDraft) -> None:
     if not draft.python or draft.original is None:
         return
     facts = draft.facts
-    lost = lost_definitions(draft.original, draft.content, facts.text)
+    lost = lost_definitions(draft.original, draft.content, facts)
     if not lost:
         return
     current = draft.read_current()
@@ -33,7 +33,7 @@ def definitions_kept(draft: WriteDraft) -> None:
         set(facts.removable),
         keep_statements=facts.output,
     )
-    if merged is not None and not lost_definitions(draft.original, merged.text, facts.text):
+    if merged is not None and not lost_definitions(draft.original, merged.text, facts):
         draft.content, draft.merged = merged.text, merged
         draft.notes.append(f"edited in place: {merged.summary()}")
         return

@@ -11,22 +11,20 @@ runs with `python todo.py`.
 from __future__ import annotations
 
 import ast
-import re
 
-from agents.llm.roles import asks_for_output
+from agents.request import NO_REQUEST, RequestFacts
 from agents.rules.rule import Stage, rule
 from agents.rules.write.draft import WriteDraft
 from agents.source.definition_merge import is_main_guard
 
-ASKS_FOR_SCRIPT = re.compile(r"\b(output|script|examples?|usage|demo|main|run it|when run)\b", re.IGNORECASE)
 MAIN_GUARD = 'if __name__ == "__main__":\n'
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def guard_example_usage(old: str, new: str, request: str = "") -> tuple[str, bool]:
+def guard_example_usage(old: str, new: str, facts: RequestFacts = NO_REQUEST) -> tuple[str, bool]:
     """`new`, with the example code it adds at the end of `old`'s module under a main guard, and
     whether it moved any."""
-    if asks_for_output(request) or ASKS_FOR_SCRIPT.search(request):
+    if facts.output or facts.script:
         return new, False
     try:
         old_tree, new_tree = ast.parse(old), ast.parse(new)
@@ -95,6 +93,6 @@ def example_usage(draft: WriteDraft) -> None:
     """Example code appended to an existing module goes under `if __name__ == "__main__":`."""
     if not draft.python or draft.merged is not None or draft.original is None:
         return
-    draft.content, guarded = guard_example_usage(draft.original, draft.content, draft.facts.text)
+    draft.content, guarded = guard_example_usage(draft.original, draft.content, draft.facts)
     if guarded:
         draft.notes.append('example code at its end put under if __name__ == "__main__"')

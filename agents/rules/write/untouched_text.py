@@ -15,34 +15,26 @@ from __future__ import annotations
 
 import ast
 import difflib
-import re
 
+from agents.request import NO_REQUEST, RequestFacts
 from agents.rules.rule import Stage, rule
 from agents.rules.write.draft import WriteDraft
 
-ABOUT_LAYOUT = re.compile(
-    r"\b(blank|empty)\s+lines?\b|\breformat|\bpep\s?8\b|\bblack\b|\bwhitespace\b|\bspacing\b", re.IGNORECASE
-)
 
-
-ABOUT_DOCSTRINGS = re.compile(r"\bdoc\s?strings?\b", re.IGNORECASE)
-ABOUT_COMMENTS = re.compile(r"\bcomments?\b|\bcommented\b", re.IGNORECASE)
-
-
-def keep_untouched(old: str, new: str, request: str = "") -> str:
+def keep_untouched(old: str, new: str, facts: RequestFacts = NO_REQUEST) -> str:
     """`new` with the comments, blank lines, the module docstring and the file's ending of `old`
     it dropped or changed outside the code it changed put back."""
-    new = restore_comments(old, new, request)
-    kept = restore_blank_lines(old, restore_module_docstring(old, new, request), request)
-    return kept if ABOUT_LAYOUT.search(request) else restore_file_end(old, kept)
+    new = restore_comments(old, new, facts)
+    kept = restore_blank_lines(old, restore_module_docstring(old, new, facts), facts)
+    return kept if facts.about_layout else restore_file_end(old, kept)
 
 
-def restore_comments(old: str, new: str, request: str = "") -> str:
+def restore_comments(old: str, new: str, facts: RequestFacts = NO_REQUEST) -> str:
     """`new`, with each top-level statement whose code it left as it was written as `old` wrote it
     (its comments inside and above it), and `old` whole when no code changed at all. Asked to
     "make it faster", the 0.5B answered the file less the user's one hand-written comment; the
     round was kept. A request about comments may change them."""
-    if ABOUT_COMMENTS.search(request) or ABOUT_LAYOUT.search(request):
+    if facts.about_comments or facts.about_layout:
         return new
     old_parts, new_parts = _segments(old), _segments(new)
     if old_parts is None or new_parts is None:
@@ -96,9 +88,9 @@ def restore_file_end(old: str, new: str) -> str:
     return new.rstrip("\n") + old[len(old.rstrip("\n")) :] if new.strip() else new
 
 
-def restore_module_docstring(old: str, new: str, request: str = "") -> str:
+def restore_module_docstring(old: str, new: str, facts: RequestFacts = NO_REQUEST) -> str:
     """`new`, opened by `old`'s docstring (and any comments above it) when it has none of its own."""
-    if ABOUT_DOCSTRINGS.search(request):
+    if facts.about_docstrings:
         return new
     head = _docstring_head(old)
     if head is None:
@@ -128,13 +120,13 @@ def _docstring_head(text: str) -> str | None:
     return head if head.endswith("\n") else head + "\n"
 
 
-def restore_blank_lines(old: str, new: str, request: str = "") -> str:
+def restore_blank_lines(old: str, new: str, facts: RequestFacts = NO_REQUEST) -> str:
     """`new`, with every run of blank lines of `old` that it shortens or deletes put back.
 
     The lines that are not blank are aligned (unchanged, or changed line for line); the blank
     lines between two aligned neighbours are the longer of the two files' runs. Aligning blank
     lines themselves would let difflib pair one gap's blank line with another gap's."""
-    if ABOUT_LAYOUT.search(request):
+    if facts.about_layout:
         return new
     old_lines, old_gaps = _split_blanks(old.splitlines(keepends=True))
     new_lines, new_gaps = _split_blanks(new.splitlines(keepends=True))
@@ -183,4 +175,4 @@ def untouched_text(draft: WriteDraft) -> None:
         return
     current = draft.read_current()
     if current is not None:
-        draft.content = keep_untouched(current, draft.content, draft.facts.text)
+        draft.content = keep_untouched(current, draft.content, draft.facts)
