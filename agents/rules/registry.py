@@ -88,7 +88,9 @@ A run reads the request once (`agents/request.py`: `RequestFacts`), then goes ro
 (`agents/run/runner.py`): the coder is prompted (prompt), its answer becomes files (parse reply),
 each file is written (write), what is wrong without running is found (static problems), the checks
 run (checks), the reviewer's own failed checks are settled (settle failed checks), and the round
-policy decides whether to try again and what stays on disk (rounds).
+policy decides whether to try again and what stays on disk (rounds). A rule reads what the
+request says from `RequestFacts` only; a rule that needs a new fact of the request adds a field
+there, where every pattern over the request's words lives (a house test holds it).
 
 ## Three errands
 
