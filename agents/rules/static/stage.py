@@ -12,6 +12,7 @@ from agents.rules.static import (  # the rules, in the order below
     methods_outside_classes,
     named_files_written,
     new_parameters_used,
+    pasted_tests,
     project_calls,
     project_imports,
     read_before_assigned,
@@ -36,6 +37,7 @@ ORDER = (
     project_calls.project_calls,
     files_parse.files_parse,
     self_imports.self_imports,
+    pasted_tests.pasted_tests,
 )
 
 
