@@ -67,3 +67,16 @@ def test_a_rename_left_half_done_is_not_kept(tmp_path: Path) -> None:
     after = [(tmp_path / f).read_text() for f in ("mathops.py", "invoice.py", "cli.py")]
     assert after == [MATHOPS, INVOICE, CLI]
     assert "Nothing was changed" in summary.message and "does not define" in summary.message
+
+
+def test_a_round_that_pastes_the_tests_into_a_module_is_not_kept(tmp_path: Path) -> None:
+    # The 0.5B in the IDE, asked for two decimals: its kept round had the test file's test pasted
+    # into the module, and the project's tests still passed.
+    _project(tmp_path)
+    pasted = REPORT.replace("return sum(", "return round(sum(").replace("in rows)", "in rows), 2)")
+    pasted += "\n\n" + TESTS.split("\n\n\n", 1)[1]
+    reply = files(("report.py", pasted))
+    request = "Make summary in report.py round to two decimals."
+    summary, _, _ = crew(tmp_path, request, coder=[reply], without=frozenset({"plain_retry"}))
+    assert (tmp_path / "report.py").read_text() == REPORT
+    assert "Nothing was changed" in summary.message and "copied from the tests" in summary.message

@@ -1,8 +1,8 @@
-"""What a round left worse than the project was before the run, read from the source: a file that
-no longer parses, a name read that nothing binds, a module importing itself, an import of a name
-its module no longer defines. Keep-best ranks such a round below the project as it was (rule
-worse_never_kept); the coder is told the parse and self-import problems (rules files_parse,
-self_imports).
+"""What a round left worse than the project was before the run, read from the source: a file that no
+longer parses, a name read that nothing binds, a module importing itself, an import of a name its
+module no longer defines, a copy of the tests' code in a module that is no test. Keep-best ranks
+such a round below the project as it was (rule worse_never_kept); the coder is told the parse and
+self-import problems (rules files_parse, self_imports).
 
 Issue 58: the 0.5B's last round made report.py import itself and dropped `import csv, sys` from
 main.py; the run's own static check said so, yet the round stayed on disk, because keep-best ranked
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import ast
 
+from agents.request import is_user_test
+from agents.rules.static.pasted_tests import pasted_test_code
 from agents.rules.static.project_imports import broken_imports, import_target, module_name
 from agents.rules.static.request_checks import unbound_names
 
@@ -85,4 +87,18 @@ def damage(before: dict[str, str], after: dict[str, str]) -> list[str]:
             found.append(f"{rel} uses {', '.join(new)} without defining or importing them.")
     for rel, module, name in sorted(broken_imports(after) - broken_imports(before)):
         found.append(f"{rel} imports {name} from {module}, which does not define it.")
+    return found + pasted_test_problems(before, changed, after)
+
+
+def pasted_test_problems(before: dict[str, str], changed: dict[str, str], after: dict[str, str]) -> list[str]:
+    """Each module that is no test and now holds a copy of a test file's function or class (the
+    0.5B's kept round had pasted tests/test_ledger.py's test_total() and make() into ledger.py)."""
+    tests = {rel: text for rel, text in after.items() if is_user_test(rel)}
+    found = []
+    for rel, text in changed.items():
+        if is_user_test(rel):
+            continue
+        copied = [node.name for node, origin in pasted_test_code(before.get(rel), text, tests) if origin]
+        if copied:
+            found.append(f"{rel} holds {', '.join(copied)}, copied from the tests.")
     return found
