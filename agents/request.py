@@ -108,6 +108,8 @@ _NAMED_BEFORE = re.compile(
     r"`([A-Za-z_][\w.]*)`|\b[A-Za-z_]\w*\.(?!(?:py|json|csv|txt|md|toml|ya?ml|cfg|ini)\b)([A-Za-z_]\w*)\b"
     r"|\b([A-Za-z_]\w*)\(\)"
 )
+# "... and keep calc as an alias": the old name is to stay beside the new one.
+_KEEPS_OLD_NAME = re.compile(r"\balias\w*\b|\bkeep\w*\s+(?:the\s+)?old\b|\bbackwards?[\s-]compat", re.I)
 _MAIN_DROPPED = re.compile(
     r"\b(?:remove|delete|drop)\w*\b[^.;]*(?:__main__|__name__|\bmain\s+(?:block|guard|section)|\bentry\s+point)",
     re.I,
@@ -205,6 +207,7 @@ class RequestFacts:
     test_changes: bool = False  # it asks for an existing test to change
     about_tests: bool = False  # it speaks of tests at all ("so the tests pass")
     renamed: dict[str, str] = field(default_factory=dict)  # {old: new}
+    keeps_old_name: bool = False  # a rename that keeps the old name as an alias
     removable: frozenset[str] = frozenset()  # names it lets a rewrite drop
     words: frozenset[str] = frozenset()  # every name-like word in it
     asked_calls: tuple[str, ...] = ()  # names written as calls, quoted prose left out, in order
@@ -233,6 +236,7 @@ class RequestFacts:
             test_changes=bool(_CHANGES_TESTS.search(text)),
             about_tests=bool(_ABOUT_TESTS.search(text)),
             renamed=renames(text),
+            keeps_old_name=bool(_KEEPS_OLD_NAME.search(text)),
             removable=frozenset(removable_names(text)),
             words=frozenset(_WORD.findall(text)),
             asked_calls=tuple(calls_outside_quotes(text)),

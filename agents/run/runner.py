@@ -37,7 +37,7 @@ from agents.request import RequestFacts, is_test_file
 from agents.rules.checks.module_starts import with_import_checks
 from agents.rules.checks.written_checks import modules_of
 from agents.rules.prompt.api_lookup import docs_for, docs_named
-from agents.rules.prompt.ask_first import missing_file_question
+from agents.rules.prompt.ask_first import question_before_writing
 from agents.rules.prompt.follow_up_memory import follow_up_memory
 from agents.rules.prompt.work_files import work_files
 from agents.rules.registry import refuse_unknown
@@ -206,7 +206,8 @@ class CrewRunner:
 
     def _run_rounds(self, state: RunState) -> RunSummary:
         context = state.context
-        if question := missing_file_question(state.facts, self.files.list_files(), self.rules, self.bus):
+        files = self.files.list_files()
+        if question := question_before_writing(state.facts, files, self.texts.small, self.rules, self.bus):
             return self._finish(state.run_id, state.started, context=context, message=question)
         while state.round_number < state.rounds:
             state.round_number += 1

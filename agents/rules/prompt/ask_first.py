@@ -9,10 +9,12 @@ created a database.py holding the README's Markdown; the run said every check pa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from agents.events import EventBus, Notice
-from agents.request import RequestFacts
+from agents.request import RequestFacts, is_user_test
+from agents.rules.prompt.ask_rename_in_tests import ask_rename_in_tests
 from agents.rules.rule import RuleSwitches, Stage, rule
 
 
@@ -66,11 +68,20 @@ def ask_missing_file(facts: RequestFacts, files: list[str]) -> str:
     )
 
 
-def missing_file_question(facts: RequestFacts, files: list[str], rules: RuleSwitches, bus: EventBus) -> str:
-    """The question to ask instead of running ('' when the run may go ahead), said on the bus."""
+def question_before_writing(
+    facts: RequestFacts,
+    files: list[str],
+    read: Callable[[list[str]], dict[str, str]],
+    rules: RuleSwitches,
+    bus: EventBus,
+) -> str:
+    """The question to ask instead of running ('' when the run may go ahead), said on the bus.
+    `read`: the text of these files (the user's tests, read only for a rename)."""
     question = ask_vague_request(facts) if rules.on(ask_vague_request) else ""
     if not question and rules.on(ask_missing_file):
         question = ask_missing_file(facts, files)
+    if not question and facts.renamed and rules.on(ask_rename_in_tests):
+        question = ask_rename_in_tests(facts, read([f for f in files if is_user_test(f)]))
     if question:
         bus.emit(Notice(level="question", message=question))
     return question

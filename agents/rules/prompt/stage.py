@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from agents.rules.prompt.api_lookup import docs_for, docs_named
 from agents.rules.prompt.ask_first import ask_missing_file, ask_vague_request
+from agents.rules.prompt.ask_rename_in_tests import ask_rename_in_tests
 from agents.rules.prompt.broken_files_shown import broken_files_shown
 from agents.rules.prompt.code_under_test import suspects
 from agents.rules.prompt.failure_evidence import evidence
@@ -28,4 +29,5 @@ ORDER = (
     suspects,
     ask_missing_file,
     ask_vague_request,
+    ask_rename_in_tests,
 )

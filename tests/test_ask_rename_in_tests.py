@@ -1,0 +1,63 @@
+"""Rule ask_rename_in_tests: a rename whose old name the user's tests use, where the request does
+not let the tests change, is answered with a question and nothing is written (issue 58: in
+chromium, "rename ... and update every use" had every round refused)."""
+
+from pathlib import Path
+
+import pytest
+
+from agents.events import Notice
+from tests.crew_script import crew, events, files
+
+MATHOPS = "def calc(a, b):\n    return a * b\n"
+INVOICE = "from mathops import calc\n\n\ndef total(q, p):\n    return calc(q, p)\n"
+TEST = "from mathops import calc\n\n\ndef test_calc():\n    assert calc(2, 3) == 6\n"
+RENAMED = files(
+    ("mathops.py", MATHOPS.replace("calc", "multiply")), ("invoice.py", INVOICE.replace("calc", "multiply"))
+)
+
+
+def _project(root: Path, test: str = TEST) -> None:
+    (root / "mathops.py").write_text(MATHOPS)
+    (root / "invoice.py").write_text(INVOICE)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_mathops.py").write_text(test)
+
+
+def _questions(bus: object) -> list[str]:
+    return [n.message for n in events(bus, Notice) if n.level == "question"]
+
+
+def test_a_rename_the_tests_use_gets_a_question_and_no_write(tmp_path: Path) -> None:
+    _project(tmp_path)
+    request = "Rename calc to multiply and update every use."
+    summary, bus, engine = crew(tmp_path, request, coder=[RENAMED])
+    assert not engine.calls_of("coder") and not summary.files_changed
+    assert (tmp_path / "mathops.py").read_text() == MATHOPS
+    [question] = _questions(bus)
+    assert "tests/test_mathops.py" in question and "calc to multiply" in question
+    assert question == summary.message
+
+
+@pytest.mark.parametrize(
+    ("request_", "test"),
+    [
+        ("Rename calc to multiply and update the tests too.", TEST),  # the tests may change
+        ("Rename calc to multiply, keeping calc as an alias.", TEST),  # the old name stays
+        ("Rename calc to multiply and update every use.", "def test_nothing():\n    assert True\n"),
+    ],
+    ids=["tests-may-change", "alias", "tests-do-not-use-it"],
+)
+def test_the_run_goes_ahead_where_the_tests_are_not_in_the_way(
+    tmp_path: Path, request_: str, test: str
+) -> None:
+    _project(tmp_path, test)
+    _, bus, engine = crew(tmp_path, request_, coder=[RENAMED])
+    assert engine.calls_of("coder") and not _questions(bus)
+
+
+def test_switched_off_the_run_goes_ahead(tmp_path: Path) -> None:
+    _project(tmp_path)
+    request = "Rename calc to multiply and update every use."
+    _, bus, engine = crew(tmp_path, request, coder=[RENAMED], without=frozenset({"ask_rename_in_tests"}))
+    assert engine.calls_of("coder") and not _questions(bus)
