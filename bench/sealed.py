@@ -1,10 +1,11 @@
 """The sealed set: requests written the way users type them in the IDE, none tuned on.
 
-    python -m bench.sealed --set dev|sealed [--model ID] [--limit N] [--only PREFIX] [--rounds 3]
+    python -m bench.sealed --set dev|sealed|fresh [--model ID] [--limit N] [--only PREFIX] [--rounds 3]
         [--without RULE,...] [--with RULE,...] [--list-rules] [--json] [--out DIR]
 
 bench/sealed_requests/ holds two halves of the same kinds (README.md there): `dev`, which the crew
-may be tuned on, and `sealed`, which is run once, at the end, and reported as it came out. Each
+may be tuned on, and `sealed`, which is run once, at the end, and reported as it came out; and
+`fresh` (issue 55), 30 more requests of three kinds (failing, cross, followup), sealed too. Each
 request is a folder NN_kind_what with turns/1.txt, 2.txt, ... (a follow-up: each turn builds on the
 one before) or request.txt (one turn), files/ (the project before), hidden_test.py and reference/.
 
@@ -74,9 +75,10 @@ from models.reply_budget import reply_budget_for
 from tools.workspace_files import WorkspaceError, WorkspaceFiles
 
 SETS_DIR = Path(__file__).resolve().parent / "sealed_requests"
-SETS = ("dev", "sealed")
+SETS = ("dev", "sealed", "fresh")
 DEFAULT_OUT = dated("sealed")
-KINDS = ("edit", "followup", "failing", "rename", "class", "data", "noname")
+KINDS = ("edit", "followup", "failing", "rename", "class", "data", "noname")  # dev's and sealed's
+FRESH_KINDS = ("failing", "cross", "followup")  # the fresh set's: cross is an edit across files
 REPO = Path(__file__).resolve().parent.parent
 SHOWN_REPLY_CHARS = 400  # an earlier reply in the single call's history, when it wrote nothing
 
@@ -407,7 +409,7 @@ def summarize(
                 "crew_passed": sum(r["crew"]["passed"] for r in rows),
                 "single_passed": sum(r["single"]["passed"] for r in rows),
             }
-            for kind in KINDS
+            for kind in dict.fromkeys(KINDS + FRESH_KINDS)
             if (rows := [r for r in records if r["kind"] == kind])
         },
     }
@@ -489,7 +491,7 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, RuleSwitches
         dest="which",
         choices=SETS,
         default="dev",
-        help="dev (tune on it) or sealed (once, at the end)",
+        help="dev (tune on it), or sealed or fresh (each once, at the end)",
     )
     parser.add_argument("--model", default=None, help="catalog id or .gguf path (default: the IDE's default)")
     parser.add_argument("--limit", type=int, default=None, help="run only the first N requests")

@@ -1,5 +1,8 @@
 """The sealed set (bench/sealed_requests): every hidden test is right, and bench.sealed counts.
 
+Three sets: the dev and sealed halves (the same mix of seven kinds) and the fresh set of issue 55
+(failing, cross, followup). The shape and grading checks run on all three.
+
 Each hidden test is graded against its reference (files/ with reference/ over them: must pass) and
 against the untouched project (must fail: the request asks for a real change), all requests in one
 pytest process (tests.crew_references, as for bench.crew's set). The runner's logic runs on a
@@ -23,6 +26,7 @@ from agents.request import files_named_in
 from agents.rules.registry import RuleSwitches
 from bench.crew import Outcome, load_requests, lost_in, prepare_workspace
 from bench.sealed import (
+    FRESH_KINDS,
     KINDS,
     Graded,
     SealedRequest,
@@ -38,8 +42,8 @@ from bench.sealed import (
 from tests.scripted_engine import ScriptedEngine, agent_of, by_agent
 
 ROOT = Path(__file__).resolve().parent.parent
-DEV, SEALED = load_set("dev"), load_set("sealed")
-EVERY = DEV + SEALED
+DEV, SEALED, FRESH = load_set("dev"), load_set("sealed"), load_set("fresh")
+EVERY = DEV + SEALED + FRESH
 IDS = [f"{r.folder.parent.name}/{r.name}" for r in EVERY]
 FENCE = "```"
 
@@ -52,6 +56,15 @@ def test_two_halves_of_20_with_the_same_mix_of_kinds() -> None:
     dev, sealed = Counter(r.kind for r in DEV), Counter(r.kind for r in SEALED)
     assert dev == sealed and set(dev) == set(KINDS), (dev, sealed)
     assert min(dev.values()) >= 2
+
+
+def test_the_fresh_set_has_its_three_kinds_and_at_most_10_of_each() -> None:
+    # Issue 55: 30 requests, 10 failing, 10 cross, 10 followup. Written in two halves (01-15 and
+    # 16-30) by different hands; once all 30 are in, this should say == 10 of each and len == 30.
+    fresh = Counter(r.kind for r in FRESH)
+    assert set(fresh) <= set(FRESH_KINDS), fresh
+    assert all(count <= 10 for count in fresh.values()) and len(FRESH) <= 30, fresh
+    assert len(FRESH) >= 15, fresh
 
 
 def test_every_request_has_its_parts() -> None:
@@ -74,7 +87,7 @@ def test_follow_ups_have_two_or_three_turns_and_the_others_one() -> None:
             assert 2 <= len(r.turns) <= 3, r.name
         else:
             assert len(r.turns) == 1 and (r.folder / "request.txt").is_file(), r.name
-    for half in (DEV, SEALED):
+    for half in (DEV, SEALED, FRESH):
         assert {len(r.turns) for r in half if r.kind == "followup"} == {2, 3}
 
 
@@ -128,7 +141,7 @@ def test_the_hidden_test_passes_the_reference_and_fails_the_untouched_project(
     assert user_tests_changed(request_, tmp_path) == []  # and never touches the user's tests
 
 
-def test_names_are_unique_across_the_halves() -> None:
+def test_names_are_unique_across_the_sets() -> None:
     names = [r.name for r in EVERY]
     assert len(set(names)) == len(names)  # the grader's results are keyed by name
 

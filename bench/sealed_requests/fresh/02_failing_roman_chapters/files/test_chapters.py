@@ -1,0 +1,5 @@
+from chapters import heading
+
+
+def test_heading():
+    assert heading(9, "Home Again") == "Chapter IX: Home Again"
