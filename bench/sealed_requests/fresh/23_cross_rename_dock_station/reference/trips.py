@@ -1,0 +1,25 @@
+from stations import Station
+
+
+def ride(start: Station, end: Station):
+    """Take a bike at start and park it at end; if end is full the bike stays at start."""
+    start.take()
+    try:
+        end.park()
+    except RuntimeError:
+        start.park()
+        raise
+
+
+def rebalance(source: Station, target: Station, count):
+    """Move up to `count` bikes by van from source to target; returns how many moved."""
+    moved = 0
+    while moved < count and source.bikes and target.free_slots():
+        source.take()
+        target.park()
+        moved += 1
+    return moved
+
+
+def is_place(thing):
+    return isinstance(thing, Station)
