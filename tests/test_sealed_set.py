@@ -58,13 +58,10 @@ def test_two_halves_of_20_with_the_same_mix_of_kinds() -> None:
     assert min(dev.values()) >= 2
 
 
-def test_the_fresh_set_has_its_three_kinds_and_at_most_10_of_each() -> None:
-    # Issue 55: 30 requests, 10 failing, 10 cross, 10 followup. Written in two halves (01-15 and
-    # 16-30) by different hands; once all 30 are in, this should say == 10 of each and len == 30.
+def test_the_fresh_set_has_ten_of_each_of_its_three_kinds() -> None:
+    # Issue 55: 30 requests, at least 10 "fix the failing test", 10 across files, 10 follow-ups.
     fresh = Counter(r.kind for r in FRESH)
-    assert set(fresh) <= set(FRESH_KINDS), fresh
-    assert all(count <= 10 for count in fresh.values()) and len(FRESH) <= 30, fresh
-    assert len(FRESH) >= 15, fresh
+    assert fresh == dict.fromkeys(FRESH_KINDS, 10), fresh
 
 
 def test_every_request_has_its_parts() -> None:
