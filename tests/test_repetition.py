@@ -11,6 +11,18 @@ def test_a_repeated_line_is_a_loop_and_the_first_copy_is_kept() -> None:
     assert loop_start(head + line * 3) is None  # three copies are not yet a loop
 
 
+def test_a_repeated_paragraph_is_a_loop() -> None:
+    paragraph = (
+        "The `remove` method should remove the note at the specified index from the list of notes and"
+        " return the removed note. However, in the given code, the `remove` method is not correctly"
+        " updating the list of notes and the test is expecting the title of the note to remain the same.\n\n"
+    )
+    assert len(paragraph) > 200  # longer than the longest piece once looked for
+    start = loop_start("Here is why:\n\n" + paragraph * 5)
+    assert start is not None
+    assert loop_start("Here is why:\n\n" + paragraph * 3) is None
+
+
 def test_varied_regular_code_is_not_a_loop() -> None:
     tests = "".join(f"    assert square({i}) == {i * i}\n" for i in range(60))
     assert loop_start("def test_square():\n" + tests) is None
