@@ -88,7 +88,9 @@ def test_a_request_about_the_failing_test_must_make_it_pass(project: Path) -> No
     still = files(("durations.py", "def minutes(h):\n    return h * 31\n"))
     summary, _, _ = crew(project, request, coder=[still] * 4, rounds=1)
     assert not summary.approved
-    assert any("the request is about these, and they still fail" in line for line in summary.checks)
+    # A try that leaves the test failing is not kept (rule fix_or_leave): the file is as it was.
+    assert any("no try fixed the failing tests" in line for line in summary.checks), summary.checks
+    assert (project / "durations.py").read_text() == "def minutes(h):\n    return h * 30\n"
     fixed = files(("durations.py", "def minutes(h):\n    return h * 60\n"))
     summary, _, _ = crew(project, request, coder=[fixed] * 4, rounds=1)
     assert summary.approved

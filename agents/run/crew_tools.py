@@ -86,6 +86,8 @@ class Check:
     # Tests that failed before the run too, and the request is not about: the run is not held to
     # them (agents/run/tests_before.py).
     excused: tuple[str, ...] = ()
+    # The failing tests the request is about that still fail after this run (None: not known).
+    still_failing: tuple[str, ...] | None = None
 
     @property
     def passed(self) -> bool:
@@ -152,9 +154,10 @@ def run_tests(context: ToolContext, before: TestResults | None) -> Check:
         ended = f"the {result.limit_hit} limit" if result.limit_hit else f"exit code {result.exit_code}"
         return _report(context, result, f"{REGRESSED}: the tests did not run to their end ({ended})")
     found = verdict(before, now, context.facts)
+    still = tuple(found.still_failing)
     if found.problem:
-        return _report(context, result, found.problem)
-    return _report(context, result, "", excused=tuple(found.excused))
+        return _report(context, result, found.problem, still_failing=still)
+    return _report(context, result, "", excused=tuple(found.excused), still_failing=still)
 
 
 def _stopped_at_input(result: RunResult) -> bool:
@@ -186,9 +189,10 @@ def _report(
     *,
     stopped_at_input: bool = False,
     excused: tuple[str, ...] = (),
+    still_failing: tuple[str, ...] | None = None,
 ) -> Check:
     context.runs.append(result)
-    check = Check(result, problem, command, stopped_at_input, excused)
+    check = Check(result, problem, command, stopped_at_input, excused, still_failing)
     context.bus.emit(
         CheckRun(
             # Not the summary cut at its first colon: "-p no:cacheprovider" showed as "-p no".

@@ -62,6 +62,7 @@ from agents.run.coder_turn import CoderTurn
 from agents.run.crew_tools import ToolContext, workspace_relative
 from agents.run.settling import CheckSettler
 from agents.run.state import RunState
+from agents.run.tests_before import judged_tests
 from agents.run.versions import ending_message, files_now, restore_round, same_code, version_of
 from agents.source.project_texts import ProjectTexts
 from models.chat_engine import ChatEngine, GenerationSettings
@@ -222,7 +223,9 @@ class CrewRunner:
             state.feedback = workspace_relative(told, context.root)
         kept = None
         if not state.passed and self.rules.on(keep_best):
-            kept = keep_best(context, state.versions, self.bus, as_it_was=state.tests_before is not None)
+            judged = frozenset(judged_tests(state.tests_before, state.facts))
+            as_it_was = state.tests_before is not None
+            kept = keep_best(context, state.versions, self.bus, as_it_was=as_it_was, judged=judged)
             state.check_lines = kept.check_lines if kept else state.check_lines
         if self.rules.on(put_back_where_allowed):
             checks, tests = (state.modules, state.written_checks), state.user_tests

@@ -30,6 +30,8 @@ class Version:
     # What the round left broken that the project had whole (agents/rules/rounds/round_damage.py, and the
     # sandbox's import check): such a round ranks below the project as it was.
     damage: tuple[str, ...] = ()
+    # The failing tests the request is about that the round left failing (None: not known).
+    still_failing: frozenset[str] | None = None
 
 
 def same_code(a: dict[str, str], b: dict[str, str]) -> bool:
@@ -88,7 +90,10 @@ def version_of(
         asked,
     )
     lines = [r.summary() for r in results]
-    return Version(round_number, score, contents, lines, tuple(sorted(failures)), damage_of(context, results))
+    known = [set(r.still_failing) for r in results if r.still_failing is not None]
+    still = frozenset().union(*known) if known else None
+    damage = damage_of(context, results)
+    return Version(round_number, score, contents, lines, tuple(sorted(failures)), damage, still)
 
 
 def damage_of(context: ToolContext, results: list[Check]) -> tuple[str, ...]:

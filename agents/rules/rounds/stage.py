@@ -5,6 +5,7 @@ Its rules, in the order they run (as docs/crew.md lists them); each home asks
 from __future__ import annotations
 
 from agents.rules.rounds.checked_approval import unchecked_approval
+from agents.rules.rounds.fix_or_leave import fixed_nothing
 from agents.rules.rounds.keep_best import keep_best
 from agents.rules.rounds.plan_retries import plan_retries
 from agents.rules.rounds.rename_check import rename_done
@@ -28,6 +29,7 @@ ORDER = (
     asked_tests_fail,
     keep_best,
     worse_rounds,
+    fixed_nothing,
     unchecked_approval,
     rename_done,
 )

@@ -99,7 +99,7 @@ def run_judge(context: ToolContext, tests: list[str], before: TestResults | None
     passed = sum(t in now.passed for t in tests) if now is not None and result.limit_hit is None else 0
     failing = [t for t in tests if now is None or t not in now.passed]
     problem = f"the request is about these, and they still fail: {', '.join(failing[:6])}" if failing else ""
-    check = Check(result, problem, label="the failing tests")
+    check = Check(result, problem, label="the failing tests", still_failing=tuple(failing))
     context.runs.append(result)
     context.bus.emit(
         CheckRun(
