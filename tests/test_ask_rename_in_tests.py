@@ -12,9 +12,11 @@ from tests.crew_script import crew, events, files
 MATHOPS = "def calc(a, b):\n    return a * b\n"
 INVOICE = "from mathops import calc\n\n\ndef total(q, p):\n    return calc(q, p)\n"
 TEST = "from mathops import calc\n\n\ndef test_calc():\n    assert calc(2, 3) == 6\n"
-RENAMED = files(
-    ("mathops.py", MATHOPS.replace("calc", "multiply")), ("invoice.py", INVOICE.replace("calc", "multiply"))
+RENAMED_FILES = (
+    ("mathops.py", MATHOPS.replace("calc", "multiply")),
+    ("invoice.py", INVOICE.replace("calc", "multiply")),
 )
+RENAMED = files(*RENAMED_FILES)
 
 
 def _project(root: Path, test: str = TEST) -> None:
@@ -60,4 +62,23 @@ def test_switched_off_the_run_goes_ahead(tmp_path: Path) -> None:
     _project(tmp_path)
     request = "Rename calc to multiply and update every use."
     _, bus, engine = crew(tmp_path, request, coder=[RENAMED], without=frozenset({"ask_rename_in_tests"}))
+    assert engine.calls_of("coder") and not _questions(bus)
+
+
+def test_the_answer_to_the_question_is_read_with_the_request_it_answers(tmp_path: Path) -> None:
+    _project(tmp_path)
+    crew(tmp_path, "Rename calc to multiply and update every use.", coder=[RENAMED])
+    test = ("tests/test_mathops.py", TEST.replace("calc", "multiply"))
+    summary, bus, engine = crew(tmp_path, "Yes, update the tests too.", coder=[files(*RENAMED_FILES, test)])
+    [prompt] = engine.calls_of("coder")
+    assert "Rename calc to multiply" in str(prompt)  # the coder is told what the answer is about
+    assert not _questions(bus)
+    assert "def multiply" in (tmp_path / "mathops.py").read_text()
+    assert "multiply" in (tmp_path / "tests" / "test_mathops.py").read_text()
+
+
+def test_an_answer_is_not_asked_again(tmp_path: Path) -> None:
+    _project(tmp_path)
+    crew(tmp_path, "Rename calc to multiply and update every use.", coder=[RENAMED])
+    _, bus, engine = crew(tmp_path, "Hm, not sure.", coder=[RENAMED])
     assert engine.calls_of("coder") and not _questions(bus)

@@ -174,3 +174,13 @@ def test_which_clauses_ask_to_change_a_file() -> None:
     # Told to leave it: the sealed dev set's "(don't edit config.json, other machines have …)".
     assert not asks_to_change("fall back to DEFAULTS. (don't edit config.json, others differ)", "config.json")
     assert not asks_to_change("Never change scores.csv; fix grades.py", "scores.csv")
+
+
+def test_a_test_named_after_the_renamed_function_may_take_the_new_name() -> None:
+    test = "from mathops import calc\n\n\ndef test_calc():\n    assert calc(2, 3) == 6\n"
+    renamed = test.replace("calc", "multiply")
+    assert lost_definitions(test, renamed, RequestFacts.read("Rename calc to multiply")) == []
+    assert lost_definitions(
+        test, renamed.replace("test_multiply", "test_other"), RequestFacts.read("Rename calc to multiply")
+    ) == ["test_calc"]
+    assert lost_definitions(test, renamed, RequestFacts.read("Make calc faster")) == ["test_calc"]

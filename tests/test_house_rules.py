@@ -135,6 +135,7 @@ WORDS_PASSED_ON = {
     ("agents/run/runner.py", "_plan"),
     ("agents/run/runner.py", "_new_state"),
     ("agents/run/runner.py", "run"),
+    ("agents/run/runner.py", "_run_rounds"),  # kept whole with the question asked about them
     ("agents/rules/settle/check_disputes.py", "question"),
     ("agents/rules/prompt/api_lookup.py", "docs_named"),
     ("agents/context_retrieval.py", "retrieve"),

@@ -154,6 +154,7 @@ class RunInfo:
     skipped: dict[str, str] = field(default_factory=dict)  # path -> why it was not saved
     undone_at: float = 0.0  # epoch seconds of the undo (0: not undone), so Redo takes the latest
     changed: list[str] | None = None  # paths whose content the run changed; None: not known (not ended)
+    asked: str = ""  # the request the run answered with a question ('' if it asked none)
 
     @property
     def is_finished(self) -> bool:
@@ -335,6 +336,17 @@ class RunSnapshots:
             self._prune()
         if self._active == run_id:
             self._active = None
+
+    def mark_asked(self, run_id: str, request: str) -> None:
+        """Record that the run asked the user a question about `request` instead of writing: the
+        next run reads its request as the answer to it."""
+        with self._locked():
+            meta_path = self.store / "runs" / run_id / "meta.json"
+            if not meta_path.exists():
+                raise SnapshotError(f"no run {run_id!r} in {self.store}")
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            meta["asked"] = request
+            _write_json(meta_path, meta)
 
     def last_run(self) -> RunInfo | None:
         """The most recent run that has not been undone (what undo() would undo)."""
@@ -846,6 +858,7 @@ class RunSnapshots:
             skipped=skipped,
             undone_at=float(meta.get("undone") or 0.0),
             changed=meta.get("changed"),
+            asked=meta.get("asked") if isinstance(meta.get("asked"), str) else "",
         )
 
     def _prune(self) -> None:

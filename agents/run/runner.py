@@ -9,6 +9,7 @@ the reviewer must see real results.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -167,11 +168,15 @@ class CrewRunner:
             )
         )
         web = self.settings.web_docs
+        # The answer to a question the last run asked is read with the request it was about ("Rename
+        # render_list ..." then "Yes, update the tests too"), and no question is asked twice.
+        asked = self.previous.asked if self.previous else ""
+        words = f"{asked}\n{request}" if asked else request
         context = ToolContext(
-            self.files, self.bus, self.limits, request=request, rules=self.rules, web_docs=web
+            self.files, self.bus, self.limits, request=words, rules=self.rules, web_docs=web
         )
         try:
-            return self._run_rounds(self._new_state(run_id, context, started))
+            return self._run_rounds(self._new_state(run_id, context, started), answer=bool(asked))
         except RunCancelledError:
             return self._finish(run_id, started, context=context, message="Stopped by the user.")
         except EmptyModelOutputError as exc:
@@ -205,10 +210,18 @@ class CrewRunner:
         self.checks.tests_before(state)
         return state
 
-    def _run_rounds(self, state: RunState) -> RunSummary:
+    def _run_rounds(self, state: RunState, *, answer: bool = False) -> RunSummary:
+        """`answer`: the request answers the last run's question, so none is asked again."""
         context = state.context
         files = self.files.list_files()
-        if question := question_before_writing(state.facts, files, self.texts.small, self.rules, self.bus):
+        question = (
+            ""
+            if answer
+            else question_before_writing(state.facts, files, self.texts.small, self.rules, self.bus)
+        )
+        if question:
+            with contextlib.suppress(SnapshotError, OSError):  # then the answer reads alone
+                self.snapshots.mark_asked(state.run_id, state.facts.text)
             return self._finish(state.run_id, state.started, context=context, message=question)
         while state.round_number < state.rounds:
             state.round_number += 1

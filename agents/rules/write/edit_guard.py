@@ -59,6 +59,8 @@ def lost_definitions(old: str, new: str, facts: RequestFacts = NO_REQUEST) -> li
             # Renamed, it must stand where it stood: asked to rename a function, the 1.5B moved it
             # into a class as a method, and every caller of the function broke.
             return ".".join(renamed.get(part, part) for part in parts) not in kept
+        if any(_renamed_within(name, old, new) in kept for old, new in renamed.items()):
+            return False  # test_calc became test_multiply with calc
         return parts[-1] not in allowed
 
     gone = [name for name in dict.fromkeys(before) if lost(name)]
@@ -68,6 +70,11 @@ def lost_definitions(old: str, new: str, facts: RequestFacts = NO_REQUEST) -> li
         # report.py, rewrote the file without its `if __name__ == "__main__":` block.
         gone.append(MAIN_GUARD)
     return gone
+
+
+def _renamed_within(name: str, old: str, new: str) -> str:
+    """`name` with `old` replaced where it stands as a part between underscores (`test_calc`)."""
+    return "_".join(new if part == old else part for part in name.split("_"))
 
 
 MAIN_GUARD = "__main__"  # the name lost_definitions gives a dropped `if __name__ == "__main__":` block
