@@ -105,6 +105,7 @@ def test_a_request_about_the_failing_test_must_make_it_pass(project: Path) -> No
         ("Fix inventory.py so its tests pass.", True),
         ("Make the failing tests pass.", True),
         ("Make test_cheapest_of_nothing_is_none pass.", True),
+        ("Rename cheapest to lowest, and update the tests too.", False),  # a rename fixes no test
     ],
 )
 def test_a_request_is_about_a_failing_test_when_it_names_it_its_function_or_speaks_of_tests(

@@ -62,6 +62,8 @@ def about(test_id: str, facts: RequestFacts) -> bool:
         return True
     if facts.named_tests:  # "the test test_total fails": that one, not every failing test
         return False
+    if facts.renamed:  # a rename fixes no test ("Rename ... Yes, update the tests too" is no fix)
+        return False
     words = set(name.lower().removeprefix("test_").split("_"))
     if any(call.lower() in words or f"_{call.lower()}_" in f"_{name.lower()}_" for call in facts.calls):
         return True

@@ -59,7 +59,7 @@ def ask_missing_file(facts: RequestFacts, files: list[str]) -> str:
     missing = missing_files(facts, files)
     if not missing:
         return ""
-    python = [rel for rel in files if rel.endswith(".py")][:6]
+    python = [f"`{rel}`" for rel in files if rel.endswith(".py")][:6]  # `__init__.py` is no Markdown
     have = f" Its Python files: {', '.join(python)}." if python else " It has no Python file yet."
     them = "it" if len(missing) == 1 else "them"
     return (

@@ -51,7 +51,7 @@ def ask_rename_in_tests(facts: RequestFacts, tests: dict[str, str]) -> str:
         return ""
     olds = sorted({old for names in using.values() for old in names})
     pairs = ", ".join(f"{old} to {facts.renamed[old]}" for old in olds)
-    where = ", ".join(using)
+    where = ", ".join(f"`{rel}`" for rel in using)  # a path is no Markdown
     return (
         f"Your tests use the old name ({where}), and the request renames {pairs} without letting the"
         f" tests change. Should I keep the old name as an alias of the new one, or may I update the"
