@@ -114,3 +114,15 @@ def test_switched_off_round_one_is_one_greedy_answer_as_before(project: Path) ->
     assert len(calls) == 2 and calls[0].messages != calls[1].messages  # one answer a round
     assert not any("candidates together" in n for n in notices(bus))
     assert not any(isinstance(e, Notice) and "Candidate" in e.message for e in bus.history)
+
+
+def test_a_candidate_with_the_same_code_as_an_earlier_one_is_not_run_again(project: Path) -> None:
+    # In the IDE all four candidates of a round wrote the same file, and each ran the tests.
+    again = WRONG.replace("    return t\n", "    return t  # the sum\n")  # another reply, the same code
+    replies = [files(("calc.py", c)) for c in (BUGGY, WRONG, again, RIGHT, HALF)]
+    summary, bus, _ = crew(project, REQUEST, coder=replies, rounds=3)
+    assert summary.approved and (project / "calc.py").read_text() == RIGHT
+    said = notices(bus)
+    assert any("Candidate 2 of 4 writes the same code as an earlier one" in n for n in said)
+    assert not any("Candidate 2 of 4 fails" in n for n in said)  # its tests did not run
+    assert any("Candidate 3 of 4 passes" in n for n in said)

@@ -25,7 +25,7 @@ from agents.rules.rule import RuleSwitches, Stage, rule
 from agents.run.crew_tools import Check, ToolContext, suite_limits
 from agents.run.state import RunState
 from agents.run.tests_before import TestResults, judged_tests, test_file
-from agents.run.versions import Version, files_now, restore_round, version_of
+from agents.run.versions import Version, files_now, restore_round, same_code, version_of
 from models.chat_engine import GenerationSettings
 from tools.sandbox import run_pytest
 
@@ -136,6 +136,11 @@ def judged_round(crew: SearchHost, state: RunState) -> bool:
                     continue
                 written_before = len(context.written)
                 state.problems = crew.coder_turn.apply(state, text)
+                if any(same_code(files_now(context), t.version.contents) for t in tried):
+                    # Another reply, the same code (in the IDE all four of a round wrote one file).
+                    said = f"Candidate {i + 1} of {n} writes the same code as an earlier one."
+                    bus.emit(Notice(level="info", message=said))
+                    continue
             tried.append(_try(crew, state, judge, written_before, i, n))
             if state.passed:
                 return False
