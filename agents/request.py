@@ -2,7 +2,7 @@
 
 Every reading of the request's words lives here, so what a request "names", "asks for" or "lets
 go" is decided once per run, in one file; a rule that wants a new fact adds a field here. Outside
-this module only the prompt builders use the words themselves (tests/test_house.py holds that).
+this module only the prompt builders use the words themselves (tests/test_house_rules.py holds that).
 """
 
 from __future__ import annotations
