@@ -35,6 +35,7 @@ def test_rounds_that_fix_nothing_leave_the_project_as_it_was(tmp_path: Path) -> 
     assert (tmp_path / "store.py").read_text() == STORE
     assert not summary.checks_passed
     assert any("none made test_store.py::test_remove pass" in n for n in notices(bus))
+    assert "Nothing was changed: no try made the failing tests" in summary.message  # not "broke a test"
 
 
 def test_a_round_that_fixes_the_test_is_kept(tmp_path: Path) -> None:

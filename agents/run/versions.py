@@ -180,7 +180,13 @@ def ending_message(passed: bool, round_number: int, versions: list[Version], kep
     if kept is not None and kept.round == 0 and kept.worse:
         return message + " Nothing was changed: every try left the project worse than it was." + worse
     if kept is not None and kept.round == 0:
-        return message + " Nothing was changed: every try broke a test that passed before the run."
+        fixed_none = any("no try fixed" in line for line in kept.check_lines)  # rule fix_or_leave
+        why = (
+            "no try made the failing tests it was asked about pass"
+            if fixed_none
+            else ("every try broke a test that passed before the run")
+        )
+        return message + f" Nothing was changed: {why}."
     if kept is not None and kept.round != round_number and kept.as_before:
         message += f" Nothing was changed: round {kept.round}, the best try, left the files as they were."
     elif kept is not None and kept.round != round_number:
