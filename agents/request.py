@@ -40,12 +40,22 @@ _ASKS_TO_PRINT = re.compile(r"\b(print|prints|printed|printing|display|displays)
 _ASKS_FOR_TESTS = re.compile(
     r"\b(write|writes|add|create|generate)\b(?:\s+[\w.-]+){0,3}?\s+(?:unit\s+|pytest\s+)?tests?\b", re.I
 )
-# Words that ask for a test itself to change ("update test_x.py", "fix the test for parse"), as
+# Words that ask for a test itself to change ("update test_x.py", "rewrite the test for parse"), as
 # against "the tests fail: fix the code so they pass", which asks for the code to change.
-_CHANGES_TESTS = re.compile(
-    r"\b(?:fix|fixes|change|update|edit|correct|rewrite|modify|adjust|replace|remove|delete|rename)\s+"
+_TEST_NOUN = (
     r"(?:the\s+|a\s+|this\s+|that\s+)?(?:failing\s+|broken\s+|wrong\s+)?"
-    r"(?:test\b|tests\b|test_\w+(?:\.py)?|\w+_test\.py|assert)",
+    r"(?:test\b|tests\b|test_\w+(?:\.py)?|\w+_test\.py|assert)"
+)
+_CHANGES_TESTS = re.compile(
+    rf"\b(?:change|update|edit|rewrite|modify|adjust|replace|remove|delete|rename)\s+{_TEST_NOUN}", re.I
+)
+# "Fix the failing test" is the first thing a user asks, and it means the code: fixing a test
+# itself needs the request to say the test is what is wrong.
+_FIXES_TEST = re.compile(rf"\b(?:fix|fixes|correct)\s+{_TEST_NOUN}", re.I)
+_TEST_IS_WRONG = re.compile(
+    r"\b(?:tests?|test_\w+|asserts?|assertions?|expects?|expected|expectations?)\b[^.;:\n]{0,40}?"
+    r"\b(?:wrong|incorrect|outdated|out\s+of\s+date|typo|mistaken|a\s+mistake)\b"
+    r"|\b(?:wrong|incorrect|outdated)\s+(?:expected|expectation|value|assert)",
     re.I,
 )
 _ABOUT_TESTS = re.compile(r"\btests?\b|\btest_\w+|\w+_test\.py\b|\bpytest\b", re.I)
@@ -85,6 +95,13 @@ def asks_for_tests(request: str) -> bool:
     """The request asks for tests to be written ("Write pytest tests for stats.py in test_stats.py"),
     not for code to pass them ("Fix clamp() so that the tests in test_clamp.py pass")."""
     return bool(_ASKS_FOR_TESTS.search(request))
+
+
+def asks_to_change_tests(text: str) -> bool:
+    """Words that ask for an existing test to change, not for the code under it."""
+    if _CHANGES_TESTS.search(text):
+        return True
+    return bool(_FIXES_TEST.search(text) and _TEST_IS_WRONG.search(text))
 
 
 # ---------- the names it lets go: removals and renames ----------
@@ -233,7 +250,7 @@ class RequestFacts:
             calls=frozenset(re.findall(r"\b([A-Za-z_]\w*)\(", text)),
             output=asks_for_output(text),
             tests=asks_for_tests(text),
-            test_changes=bool(_CHANGES_TESTS.search(text)),
+            test_changes=asks_to_change_tests(text),
             about_tests=bool(_ABOUT_TESTS.search(text)),
             renamed=renames(text),
             keeps_old_name=bool(_KEEPS_OLD_NAME.search(text)),

@@ -56,6 +56,11 @@ def test_switched_off_the_test_is_rewritten(tmp_path: Path) -> None:
     [
         ("The tests in test_durations.py fail. Fix durations.py so they pass.", False),
         ("Fix the failing test in test_durations.py: it expects the wrong value.", True),
+        ("Fix the failing test.", False),
+        ("pytest says test_total fails, fix the failing test please", False),
+        ("Fix the broken tests in test_cart.py", False),
+        ("Fix test_total: the expected value is wrong, it should be 12.", True),
+        ("Update test_durations.py to expect 3600.", True),
         ("Write pytest tests for stats.py in test_stats.py.", True),
         ("Add a function mode() to stats.py.", False),
         ("Remove the assert in half() and raise ValueError instead.", True),
