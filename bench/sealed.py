@@ -37,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,7 @@ from bench.crew import (
     write_transcript,
 )
 from bench.profile_flag import add_profile_argument, crew_settings, profile_defaults
+from bench.project_health import measure
 from bench.results_dir import dated
 from bench.rule_flags import add_rule_arguments, rule_switches
 from models.chat_engine import CallStats, EngineError, EngineSettings, Message
@@ -167,6 +168,7 @@ class Graded:
     outcome: Outcome
     tests_changed: list[str]
     turns_approved: list[bool]
+    worse: list[str] = field(default_factory=list)  # what was right before the run and is not now
 
 
 def _written(workspace: Path, paths: list[str]) -> dict[str, str]:
@@ -191,6 +193,7 @@ def run_crew_turns(
     with tempfile.TemporaryDirectory(prefix="bench-sealed-crew-") as folder:
         workspace = Path(folder)
         before = prepare_workspace(request.as_acceptance(), workspace)
+        health = measure(workspace)
         began = time.perf_counter()
         changed: list[str] = []
         approved: list[bool] = []
@@ -209,6 +212,7 @@ def run_crew_turns(
         files = _written(workspace, changed)
         lost = lost_in(before, workspace, request.text)
         touched = user_tests_changed(request, workspace)
+        worse = measure(workspace).worse_than(health)
         passed, output = run_hidden_test(workspace, request.hidden_test)
     outcome = Outcome(
         passed=passed,
@@ -221,7 +225,7 @@ def run_crew_turns(
         message=" | ".join(m for m in messages if m),
         steps=steps,
     )
-    return Graded(outcome, touched, approved)
+    return Graded(outcome, touched, approved, worse)
 
 
 def workspace_texts(workspace: Path) -> dict[str, str]:
@@ -273,6 +277,7 @@ def run_single_turns(engine: Engine, request: SealedRequest) -> Graded:
     with tempfile.TemporaryDirectory(prefix="bench-sealed-single-") as folder:
         workspace = Path(folder)
         before = prepare_workspace(request.as_acceptance(), workspace)
+        health = measure(workspace)
         began = time.perf_counter()
         history: list[Message] = []
         written_all: list[str] = []
@@ -302,6 +307,7 @@ def run_single_turns(engine: Engine, request: SealedRequest) -> Graded:
         seconds = time.perf_counter() - began
         lost = lost_in(before, workspace, request.text)
         touched = user_tests_changed(request, workspace)
+        worse = measure(workspace).worse_than(health)
         passed, output = run_hidden_test(workspace, request.hidden_test)
         content = _written(workspace, written_all)
     outcome = Outcome(
@@ -313,7 +319,7 @@ def run_single_turns(engine: Engine, request: SealedRequest) -> Graded:
         message="; ".join(finish),
         steps=steps,
     )
-    return Graded(outcome, touched, [])
+    return Graded(outcome, touched, [], worse)
 
 
 # ---------- records and the summary ----------
@@ -327,6 +333,7 @@ def record(request: SealedRequest, crew: Graded, single: Graded) -> dict[str, An
             "seconds": round(o.seconds, 1),
             "lost": o.lost,
             "tests_changed": g.tests_changed,
+            "worse": g.worse,
             "files": sorted(o.files),
         }
 
@@ -370,6 +377,7 @@ def _counts(rows: list[dict[str, Any]], way: str) -> dict[str, Any]:
         f"{way}_passed": sum(r[way]["passed"] for r in rows),
         f"{way}_tests_changed": sum(bool(r[way]["tests_changed"]) for r in rows),
         f"{way}_lost_definitions": sum(bool(r[way]["lost"]) for r in rows),
+        f"{way}_left_worse": sum(bool(r[way].get("worse")) for r in rows),
         f"{way}_seconds": round(sum(r[way]["seconds"] for r in rows), 1),
         f"{way}_seconds_per_request": round(sum(r[way]["seconds"] for r in rows) / n, 1) if n else 0.0,
         **cost_figures(rows, way),
@@ -435,6 +443,8 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
         f"false approvals: {r['false_approvals']} of {r['crew_approved']} approved",
         f"user tests changed: crew {r['crew_tests_changed']}, single {r['single_tests_changed']}; "
         f"lost definitions: crew {r['crew_lost_definitions']}, single {r['single_lost_definitions']}",
+        f"left the project worse (a test or an import that worked before): crew {r['crew_left_worse']}, "
+        f"single {r['single_left_worse']}",
         f"seconds per request: crew {r['crew_seconds_per_request']:.1f}, "
         f"single {r['single_seconds_per_request']:.1f}",
         cost_line(r),
@@ -448,6 +458,7 @@ def _progress(number: int, total: int, request: SealedRequest, crew: Graded, sin
     def mark(g: Graded) -> str:
         notes = " TESTS CHANGED" if g.tests_changed else ""
         notes += f" LOST {sorted(g.outcome.lost)}" if g.outcome.lost else ""
+        notes += " WORSE" if g.worse else ""
         return f"{'PASS' if g.outcome.passed else 'fail'} ({g.outcome.seconds:.0f} s){notes}"
 
     c = crew.outcome
