@@ -86,6 +86,24 @@ _VAGUE = re.compile(
 )
 
 
+# How a reply to the crew's question starts ("Yes, update the tests too", "create it", "I meant
+# store.py"), as against a new request typed instead of an answer.
+_ANSWER_START = re.compile(
+    r"^\W*(?:yes|yeah|yep|no|nope|ok|okay|sure|please|go\s+ahead|proceed|do\s+it|both|neither|either|"
+    r"the\s+(?:first|second|former|latter|one)|option|alias|keep|update\s+the\s+tests|create\s+(?:it|them)|"
+    r"i\s+mean|i\s+meant|it'?s|it\s+is|that'?s|use)\b",
+    re.I,
+)
+
+
+def reads_as_answer(text: str) -> bool:
+    """Whether words typed after the crew asked a question answer it: they start as an answer does,
+    or ask for nothing on their own ("the render one"). "Add mean() to stats.py" is a new request."""
+    if _ANSWER_START.match(text):
+        return True
+    return not (_MAKES.search(text) or _CHANGES_CODE.search(text))
+
+
 def asks_for_output(request: str) -> bool:
     """The request wants the program to print something, so a silent run has not done it."""
     return bool(_ASKS_TO_PRINT.search(request))

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from agents.events import Notice
+from agents.request import reads_as_answer
 from tests.crew_script import crew, events, files
 
 MATHOPS = "def calc(a, b):\n    return a * b\n"
@@ -82,3 +83,29 @@ def test_an_answer_is_not_asked_again(tmp_path: Path) -> None:
     crew(tmp_path, "Rename calc to multiply and update every use.", coder=[RENAMED])
     _, bus, engine = crew(tmp_path, "Hm, not sure.", coder=[RENAMED])
     assert engine.calls_of("coder") and not _questions(bus)
+
+
+def test_a_new_request_typed_instead_of_an_answer_is_read_alone(tmp_path: Path) -> None:
+    _project(tmp_path)
+    crew(tmp_path, "Rename calc to multiply and update every use.", coder=[RENAMED])
+    add = files(("mathops.py", MATHOPS + "\n\ndef halve(a):\n    return a / 2\n"))
+    _, _, engine = crew(tmp_path, "Add a function halve(a) to mathops.py.", coder=[add])
+    [prompt] = engine.calls_of("coder")
+    assert "Rename calc to multiply" not in str(prompt)
+    assert "def halve" in (tmp_path / "mathops.py").read_text()
+
+
+@pytest.mark.parametrize(
+    ("words", "answer"),
+    [
+        ("Yes, update the tests too.", True),
+        ("create it", True),
+        ("I meant store.py", True),
+        ("the render one", True),
+        ("Hm, not sure.", True),
+        ("Add a function halve(a) to mathops.py.", False),
+        ("Fix the off-by-one in store.py remove()", False),
+    ],
+)
+def test_what_reads_as_an_answer(words: str, answer: bool) -> None:
+    assert reads_as_answer(words) is answer

@@ -34,7 +34,7 @@ from agents.events import (
 from agents.llm.crewai_call import kickoff_one_agent
 from agents.llm.local_llm import EmptyModelOutputError, LocalLLM, RunCancelledError
 from agents.llm.roles import PLAN_SCHEMA, Role, parse_plan, planner_task, roles_for
-from agents.request import RequestFacts, is_test_file
+from agents.request import RequestFacts, is_test_file, reads_as_answer
 from agents.rules.checks.module_starts import with_import_checks
 from agents.rules.checks.written_checks import modules_of
 from agents.rules.prompt.api_lookup import docs_for, docs_named
@@ -169,8 +169,9 @@ class CrewRunner:
         )
         web = self.settings.web_docs
         # The answer to a question the last run asked is read with the request it was about ("Rename
-        # render_list ..." then "Yes, update the tests too"), and no question is asked twice.
-        asked = self.previous.asked if self.previous else ""
+        # render_list ..." then "Yes, update the tests too"), and no question is asked twice; a new
+        # request typed instead of an answer is read alone.
+        asked = self.previous.asked if self.previous and reads_as_answer(request) else ""
         words = f"{asked}\n{request}" if asked else request
         context = ToolContext(
             self.files, self.bus, self.limits, request=words, rules=self.rules, web_docs=web
