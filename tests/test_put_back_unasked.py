@@ -80,3 +80,28 @@ def test_a_put_back_that_fails_a_test_is_not_made(tmp_path: Path) -> None:
     text = (tmp_path / "stats.py").read_text()
     assert "if xs else 0" in text and "max(xs) - min(xs)  # the user's own" in text
     assert any("Put back spread in stats.py" in n for n in notices(bus))
+
+
+LEDGER = (
+    "class Ledger:\n    def __init__(self):\n        self.items = []\n\n"
+    "    def add(self, amount):\n        self.items.append(amount)\n\n"
+    "    def total(self):\n        return sum(self.items)  # the user's own\n"
+)
+LEDGER_TESTS = (
+    "from ledger import Ledger\n\n\n"
+    "def test_total():\n    book = Ledger()\n    book.add(2)\n    book.add(3)\n    assert book.total() == 5\n"
+)
+# remove() as asked, and total() rewritten unasked (a held-out follow-up's 1.5B did so).
+LEDGER_NOW = LEDGER.replace("return sum(self.items)  # the user's own", "return float(sum(self.items))") + (
+    "\n    def remove(self, index):\n        return self.items.pop(index)\n"
+)
+
+
+def test_a_method_changed_unasked_is_put_back_where_the_tests_allow(tmp_path: Path) -> None:
+    (tmp_path / "ledger.py").write_text(LEDGER)
+    (tmp_path / "test_ledger.py").write_text(LEDGER_TESTS)
+    request = "Add a method remove(index) to Ledger in ledger.py that returns the removed amount."
+    summary, bus, _ = crew(tmp_path, request, coder=[files(("ledger.py", LEDGER_NOW))])
+    text = (tmp_path / "ledger.py").read_text()
+    assert "return sum(self.items)  # the user's own" in text and "def remove(self, index)" in text
+    assert any("Put back Ledger.total in ledger.py" in n for n in notices(bus)), notices(bus)

@@ -1,7 +1,7 @@
 """Functions a run rewrote though the request did not name them are found, and put back in place."""
 
 from agents.request import RequestFacts
-from agents.rules.settle.unasked_changes import put_back, unasked_changes
+from agents.rules.settle.unasked_changes import put_back, unasked_changes, unasked_method_changes
 
 WORDS = """import re
 
@@ -59,3 +59,41 @@ def test_putting_back_changes_that_function_only() -> None:
     text = put_back(REWRITTEN, WORDS, "shout")
     assert text == REWRITTEN.replace("text.upper()\n", "text.upper()  # kept as it is\n")
     assert put_back(REWRITTEN, WORDS, "gone") is None
+
+
+LEDGER = """class Ledger:
+    def __init__(self):
+        self.items = []
+
+    def add(self, amount):
+        self.items.append(amount)
+
+    def total(self):
+        return sum(self.items)  # the user's own
+"""
+# remove() added as asked; total() rewritten unasked, __init__ given what remove() needs.
+LEDGER_NOW = (
+    LEDGER.replace("return sum(self.items)  # the user's own", "return round(sum(self.items), 2)").replace(
+        "self.items = []", "self.items = []\n        self.removed = 0"
+    )
+    + "\n    def remove(self, index):\n        self.removed += 1\n        return self.items.pop(index)\n"
+)
+
+
+def test_a_method_changed_but_not_named_is_found_where_the_request_names_a_method() -> None:
+    asked = RequestFacts.read("Add a method remove(index) to Ledger in ledger.py.")
+    assert unasked_method_changes(LEDGER, LEDGER_NOW, asked) == ["Ledger.total"]
+    assert unasked_method_changes(LEDGER, LEDGER_NOW, RequestFacts.read("Add remove() and fix total()")) == []
+    assert unasked_method_changes(LEDGER, LEDGER_NOW, RequestFacts.read("Make ledger.py better.")) == []
+    assert unasked_changes(LEDGER, LEDGER_NOW, asked) == []  # no top-level function there
+
+
+def test_putting_back_a_method_changes_that_method_only() -> None:
+    text = put_back(LEDGER_NOW, LEDGER, "Ledger.total")
+    assert text == LEDGER_NOW.replace(
+        "return round(sum(self.items), 2)", "return sum(self.items)  # the user's own"
+    )
+    assert (
+        put_back(LEDGER_NOW, LEDGER, "Ledger.gone") is None
+        and put_back(LEDGER_NOW, LEDGER, "Nope.total") is None
+    )

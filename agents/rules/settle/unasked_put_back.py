@@ -17,7 +17,7 @@ from typing import Any
 from agents.request import RequestFacts
 from agents.rules.rule import Stage, rule
 from agents.rules.settle.check_disputes import write_beside
-from agents.rules.settle.unasked_changes import put_back, unasked_changes, used_names
+from agents.rules.settle.unasked_changes import put_back, unasked_changes, unasked_method_changes, used_names
 from agents.run.crew_tools import ToolContext, WriteFileTool
 from agents.run.tests_before import TestResults
 from agents.source.project_texts import ProjectTexts
@@ -61,7 +61,8 @@ def put_back_where_allowed(
             continue
         elsewhere = set().union(*(names for other, names in uses.items() if other != path))
         kept, names, now = text, [], None
-        for name in unasked_changes(original, text, facts, elsewhere):
+        unasked = unasked_changes(original, text, facts, elsewhere)
+        for name in unasked + unasked_method_changes(original, text, facts, elsewhere):
             candidate = put_back(kept, original, name)
             if candidate is None:
                 continue
