@@ -9,27 +9,9 @@ changed". Whether the old name stays as an alias or the user updates the tests i
 
 from __future__ import annotations
 
-import ast
-
 from agents.request import RequestFacts
 from agents.rules.rule import Stage, rule
-
-
-def names_used(source: str) -> set[str]:
-    """Every name the code reads, imports or calls as an attribute; nothing when it does not parse."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return set()
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            found.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            found.add(node.attr)
-        elif isinstance(node, ast.alias):
-            found.add(node.name.rsplit(".", 1)[-1])
-    return found
+from agents.source.used_names import names_used_in
 
 
 @rule(
@@ -45,7 +27,10 @@ def ask_rename_in_tests(facts: RequestFacts, tests: dict[str, str]) -> str:
     """The question for such a rename ('' if none). `tests`: the user's test files' text."""
     if not facts.renamed or facts.may_change_tests or facts.keeps_old_name:
         return ""
-    using = {rel: sorted(set(facts.renamed) & names_used(text)) for rel, text in sorted(tests.items())}
+    using = {
+        rel: sorted(set(facts.renamed) & names_used_in(text, imports=True))
+        for rel, text in sorted(tests.items())
+    }
     using = {rel: olds for rel, olds in using.items() if olds}
     if not using:
         return ""

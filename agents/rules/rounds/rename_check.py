@@ -13,7 +13,7 @@ import ast
 from collections.abc import Iterable, Mapping
 
 from agents.rules.rule import Stage, rule
-from agents.rules.settle.unasked_changes import used_names
+from agents.source.used_names import used_names
 
 
 def _names(tree: ast.Module) -> tuple[set[str], set[str]]:

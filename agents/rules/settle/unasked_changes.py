@@ -24,17 +24,7 @@ from collections.abc import Collection
 
 from agents.request import RequestFacts
 from agents.source.definition_merge import definition_text, merge_definitions, top_level_functions
-
-
-def used_names(nodes: list[ast.stmt]) -> set[str]:
-    found = set()
-    for node in nodes:
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Name):
-                found.add(sub.id)
-            elif isinstance(sub, ast.Attribute):
-                found.add(sub.attr)
-    return found
+from agents.source.used_names import used_names
 
 
 def unasked_changes(

@@ -7,7 +7,6 @@ rewrote mean() and spread(); the project's tests were the checks and nothing put
 
 from __future__ import annotations
 
-import ast
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,10 +16,11 @@ from typing import Any
 from agents.request import RequestFacts
 from agents.rules.rule import Stage, rule
 from agents.rules.settle.check_disputes import write_beside
-from agents.rules.settle.unasked_changes import put_back, unasked_changes, unasked_method_changes, used_names
+from agents.rules.settle.unasked_changes import put_back, unasked_changes, unasked_method_changes
 from agents.run.crew_tools import ToolContext, WriteFileTool
 from agents.run.tests_before import TestResults
 from agents.source.project_texts import ProjectTexts
+from agents.source.used_names import names_used_in
 from tools.sandbox import RunLimits, run_pytest
 
 MOST_FILES = 300  # a larger project is not copied for a trial: nothing is put back there
@@ -52,7 +52,7 @@ def put_back_where_allowed(
     """Write each changed file back with the unasked functions the trial allows put back; returns
     the notices to show. `beside`: the files a trial runs beside (read once, when needed)."""
     written = texts.small(texts.python_written(context.written))
-    uses = {path: _names_used(text) for path, text in written.items()}
+    uses = {path: names_used_in(text) for path, text in written.items()}
     folder: dict[str, str] | None = None
     said = []
     for path, text in written.items():
@@ -116,10 +116,3 @@ def tests_on_copy(files: dict[str, str], limits: RunLimits) -> TestResults | Non
 def _write(context: ToolContext, path: str, text: str) -> bool:
     context.agent = "crew"
     return not WriteFileTool().bind(context).run(path=path, content=text).startswith("Error")
-
-
-def _names_used(source: str) -> set[str]:
-    try:
-        return used_names(ast.parse(source).body)
-    except (SyntaxError, ValueError):
-        return set()
