@@ -42,6 +42,7 @@ class RunStarted(Event):
     request: str
     workspace: str
     rounds: int
+    budget_s: float = 0.0  # no round starts after this many seconds (0: none)
 
 
 @dataclass

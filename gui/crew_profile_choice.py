@@ -66,6 +66,7 @@ def crew_settings(settings: UserSettings, folder: Path | None = None) -> tuple[C
 
     base = CrewSettings(
         rounds=settings.rounds,
+        time_budget_s=60.0 * settings.run_minutes,
         temperature=settings.temperature,
         seed=settings.seed,
         web_docs=web_docs_for(settings),

@@ -50,6 +50,7 @@ class Progress:
     rounds: int = 0
     round: int = 0
     agent: str = ""
+    budget_s: float = 0.0  # no round starts after it (0: none)
 
     def __post_init__(self) -> None:
         # The same moment in wall time, for the page's clock; fixed, so the line stays the same
@@ -58,7 +59,7 @@ class Progress:
 
     def apply(self, event: Event) -> None:
         if isinstance(event, RunStarted):
-            self.rounds = event.rounds
+            self.rounds, self.budget_s = event.rounds, event.budget_s
         elif isinstance(event, AgentStarted):
             self.round, self.agent = event.round, event.agent
             self.rounds = event.rounds or self.rounds
@@ -77,7 +78,8 @@ class Progress:
     def _line(self, clock: str) -> str:
         parts = [f"Running {clock}"]
         if self.round and self.rounds:
-            parts.append(f"round {self.round} of {self.rounds}")
+            budget = f", none starts after {_clock(int(self.budget_s))}" if self.budget_s else ""
+            parts.append(f"round {self.round} of {self.rounds}{budget}")
         if self.agent:
             parts.append(AGENT_TITLES.get(self.agent, self.agent.title()))
         return " · ".join(parts)

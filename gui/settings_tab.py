@@ -30,11 +30,20 @@ class SettingsTab:
     profile: Any
     save: Any
     message: Any
+    minutes: Any
 
 
 def build_settings_tab(state: IdeState) -> SettingsTab:
     workspace_box = gr.Textbox(str(state.workspace), label="Workspace folder", elem_id="workspace")
     rounds = gr.Slider(1, 10, value=state.settings.rounds, step=1, label="Coder/reviewer rounds")
+    minutes = gr.Number(
+        state.settings.run_minutes,
+        label="Time for a run (minutes)",
+        info="No new round starts after this; the round under way finishes. 0: the rounds alone.",
+        minimum=0,
+        maximum=240,
+        elem_id="run-minutes",
+    )
     temperature = gr.Slider(0.0, 1.5, value=state.settings.temperature, step=0.05, label="Temperature")
     seed = gr.Number(state.settings.seed, label="Seed", precision=0, elem_id="seed")
     hosts = ", ".join(urlparse(url).netloc for url in SOURCES.values())
@@ -68,7 +77,9 @@ def build_settings_tab(state: IdeState) -> SettingsTab:
     )
     save = gr.Button("Save settings", elem_id="save-settings")
     message = gr.Markdown("", elem_id="settings-message")
-    return SettingsTab(workspace_box, rounds, temperature, seed, web_docs, review, profile, save, message)
+    return SettingsTab(
+        workspace_box, rounds, temperature, seed, web_docs, review, profile, save, message, minutes
+    )
 
 
 def _profiles_now(state: IdeState) -> tuple[list[tuple[str, str]], str]:
@@ -83,7 +94,7 @@ def settings_now(state: IdeState) -> tuple[Any, ...]:
     s = state.settings
     choices, chosen = _profiles_now(state)
     profile = gr.Dropdown(choices=choices, value=chosen)  # profiles saved since launch are offered too
-    return str(state.workspace), s.rounds, s.temperature, s.seed, s.web_docs, s.review, profile
+    return str(state.workspace), s.rounds, s.temperature, s.seed, s.web_docs, s.review, profile, s.run_minutes
 
 
 def save_user_settings(
@@ -95,6 +106,7 @@ def save_user_settings(
     web_docs: bool = False,
     review: str | None = None,
     profile: str | None = None,
+    minutes: float | None = None,
 ) -> str:
     problem = profile_problem(profile or "")
     if problem:
@@ -103,6 +115,7 @@ def save_user_settings(
     state.settings.rounds, state.settings.temperature = int(n_rounds), float(temp)
     state.settings.seed, state.settings.web_docs = int(seed_value or 0), bool(web_docs)
     state.settings.review = review or state.settings.review
+    state.settings.run_minutes = state.settings.run_minutes if minutes is None else float(minutes)
     message = ""
     if folder.strip() and folder.strip() != str(state.workspace):
         message = state.change_workspace(folder.strip()) + " "
@@ -127,10 +140,16 @@ def wire_settings_tab(
         web_docs: bool,
         review: str | None = None,
         profile: str | None = None,
+        minutes: float | None = None,
     ) -> str:
-        return save_user_settings(state, folder, n_rounds, temp, seed_value, web_docs, review, profile)
+        return save_user_settings(
+            state, folder, n_rounds, temp, seed_value, web_docs, review, profile, minutes
+        )
 
-    fields = [tab.workspace_box, tab.rounds, tab.temperature, tab.seed, tab.web_docs, tab.review, tab.profile]
+    fields = [
+        tab.workspace_box,
+        *(tab.rounds, tab.temperature, tab.seed, tab.web_docs, tab.review, tab.profile, tab.minutes),
+    ]
     page.load(lambda: settings_now(state), None, fields, api_visibility="private")
     # Another workspace: its files, its last run, its own conversation and its own sidebar (the
     # other workspace's tool calls and retrieved rows, which open by path, must not stay).

@@ -30,6 +30,9 @@ class UserSettings:
     n_gpu_layers: int | None = None  # None = the planner decides
     workspace: str = ""  # "" = the default workspace folder
     rounds: int = 3
+    # No new round starts after this many minutes (0: the rounds alone bound a run). On a CPU a
+    # round of the 1.5B's search can take minutes; the user sees the time a run may take.
+    run_minutes: float = 10.0
     temperature: float = 0.0
     seed: int = 42
     # Documentation from allow-listed hosts (tools/web_docs.SOURCES) when the offline lookup has
@@ -49,6 +52,7 @@ class UserSettings:
         if self.n_gpu_layers is not None:
             self.n_gpu_layers = max(-1, int(self.n_gpu_layers))
         self.rounds = min(max(int(self.rounds), 1), 10)
+        self.run_minutes = min(max(float(self.run_minutes), 0.0), 240.0)
         self.temperature = min(max(float(self.temperature), 0.0), 2.0)
         self.seed = int(self.seed)
         self.web_docs = self.web_docs is True

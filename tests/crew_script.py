@@ -33,12 +33,19 @@ def crew(
     without: frozenset[str] = frozenset(),
     with_: frozenset[str] = frozenset(),
     retry: str = "fresh",
+    time_budget_s: float = 0.0,
 ) -> tuple[RunSummary, EventBus, ScriptedEngine]:
     engine = ScriptedEngine(by_agent(coder=list(coder), reviewer=list(reviewer), planner=list(planner)))
     bus = EventBus()
     # A deadline for hangs, not speed: a loaded machine runs pytest in the sandbox for seconds.
     limits = RunLimits(wall_s=120.0)
-    settings = CrewSettings(rounds=rounds, retry=retry, rules=RuleSwitches(without, with_), limits=limits)
+    settings = CrewSettings(
+        rounds=rounds,
+        retry=retry,
+        rules=RuleSwitches(without, with_),
+        limits=limits,
+        time_budget_s=time_budget_s,
+    )
     # A follow-up is a second call on the same workspace: the runner reads the last run from disk.
     summary = CrewRunner(engine, workspace, bus, settings).run(request)
     return summary, bus, engine

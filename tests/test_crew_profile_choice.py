@@ -38,8 +38,9 @@ def test_the_chosen_profile_switches_rules_and_retries_and_keeps_the_users_sampl
 
 
 def test_the_default_is_the_hand_tuned_crew_and_says_nothing(folder: Path) -> None:
-    crew, level, note = crew_settings(UserSettings(rounds=2), folder)
+    crew, level, note = crew_settings(UserSettings(rounds=2, run_minutes=1.5), folder)
     assert crew.rules.on(rule("keep_best")) and crew.retry == "fresh" and crew.rounds == 2
+    assert crew.time_budget_s == 90.0  # the Settings tab's time for a run, in seconds
     assert (level, note) == ("", "")
 
 

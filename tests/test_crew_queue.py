@@ -109,6 +109,13 @@ def test_progress_says_elapsed_time_and_round_k_of_n() -> None:
     assert progress.text() == "Running 1:15 · round 2 of 4 · Coder"
 
 
+def test_progress_says_when_no_new_round_starts() -> None:
+    progress = Progress(started=time.monotonic() - 75)
+    progress.apply(RunStarted(run_id="r", request="x", workspace=".", rounds=3, budget_s=600.0))
+    progress.apply(AgentStarted(agent="coder", round=2))
+    assert progress.text() == "Running 1:15 · round 2 of 3, none starts after 10:00 · Coder"
+
+
 class ReadyHost:
     engine = object()
 

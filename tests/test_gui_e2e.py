@@ -142,6 +142,9 @@ def test_settings_are_saved_to_the_config_dir(app: RunningApp) -> None:
     assert saved["web_docs"] is True  # the web lookup is the user's choice, saved with the rest
     client.predict(str(_workspace(app)), 1, 0.0, 42, False, api_name="/save_settings")
     assert json.loads((app.root / "config" / "settings.json").read_text())["web_docs"] is False  # type: ignore[attr-defined]
+    client.predict(str(_workspace(app)), 1, 0.0, 42, False, "auto", "", 4, api_name="/save_settings")
+    assert json.loads((app.root / "config" / "settings.json").read_text())["run_minutes"] == 4  # type: ignore[attr-defined]
+    client.predict(str(_workspace(app)), 1, 0.0, 42, False, "auto", "", 10, api_name="/save_settings")
 
 
 def test_a_crew_profile_is_chosen_by_name_only(app: RunningApp) -> None:

@@ -39,10 +39,13 @@ def test_a_broken_file_gives_defaults_and_a_warning(tmp_path: Path, content: str
 
 def test_bad_values_are_clamped_and_unknown_keys_ignored(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
-    path.write_text('{"n_ctx": 10, "kv_type": "q2", "rounds": 99, "temperature": -1, "future": 1}')
+    path.write_text(
+        '{"n_ctx": 10, "kv_type": "q2", "rounds": 99, "temperature": -1, "run_minutes": -5, "future": 1}'
+    )
     settings, warning = load_settings(path)
     assert warning is None
     assert (settings.n_ctx, settings.kv_type, settings.rounds, settings.temperature) == (512, "f16", 10, 0.0)
+    assert settings.run_minutes == 0.0  # no budget, never a negative one
 
 
 def test_command_line_values_take_precedence() -> None:

@@ -90,6 +90,9 @@ class CrewSettings:
     # Candidates a sampled retry decodes together (rule "candidates"); 0: from the hardware
     # (agents/rules/rounds/round_policy.candidate_count), 1: one at a time.
     candidates: int = 0
+    # Seconds after which no new round starts (0: the rounds alone bound the run). The round under
+    # way finishes; keep-best and put-back then run as after the last round.
+    time_budget_s: float = 0.0
     # Which rules are on (agents/rules/registry.py): each rule's default, less those switched off.
     rules: RuleSwitches = field(default_factory=RuleSwitches)
     web_docs: WebDocs | None = None  # the web documentation lookup, when the user switched it on
@@ -164,7 +167,11 @@ class CrewRunner:
             return self._finish("", started, completed=False, message=message)
         self.bus.emit(
             RunStarted(
-                run_id=run_id, request=request, workspace=str(self.workspace), rounds=self.settings.rounds
+                run_id=run_id,
+                request=request,
+                workspace=str(self.workspace),
+                rounds=self.settings.rounds,
+                budget_s=self.settings.time_budget_s,
             )
         )
         web = self.settings.web_docs
@@ -225,6 +232,8 @@ class CrewRunner:
                 self.snapshots.mark_asked(state.run_id, state.facts.text)
             return self._finish(state.run_id, state.started, context=context, message=question)
         while state.round_number < state.rounds:
+            if state.round_number and self._budget_spent(state):
+                break
             state.round_number += 1
             another = self._round(state)
             self._stop_if_asked()  # a Stop during the checks must not end as a finished run
@@ -245,7 +254,9 @@ class CrewRunner:
             checks, tests = (state.modules, state.written_checks), state.user_tests
             asked = state.facts.with_memory(state.memory)  # a follow-up's "it": what the previous asked
             self.settler.put_back_after(context, asked, checks, tests, approved=state.passed)
-        message = ending_message(state.passed, state.round_number, state.versions, kept)
+        message = ending_message(
+            state.passed, state.round_number, state.versions, kept, out_of_time=state.out_of_time
+        )
         if not state.passed and state.tests_fail:  # the notice says why at length
             message = (
                 f"Stopped after round {state.round_number}: the tests ran, and fail on code this run did"
@@ -303,6 +314,22 @@ class CrewRunner:
         if state.passed:
             return False
         return self._another_round(state, this_round)
+
+    def _budget_spent(self, state: RunState) -> bool:
+        """Whether the run's time is spent, said in the chat when it is: no new round starts."""
+        budget = self.settings.time_budget_s
+        spent = time.perf_counter() - state.started
+        if not budget or spent < budget:
+            return False
+        state.out_of_time = True
+        self.bus.emit(
+            Notice(
+                level="info",
+                message=f"The run's time is spent ({spent:.0f} s of {budget:.0f} s, Settings → Time for a"
+                f" run): no round {state.round_number + 1}. What the rounds so far left is judged below.",
+            )
+        )
+        return True
 
     def _stop_if_asked(self) -> None:
         if self.cancel.is_set():

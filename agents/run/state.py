@@ -39,6 +39,7 @@ class RunState:
     problems: list[str] = field(default_factory=list)  # the last coder turn's problems
     fresh_tried: bool = False  # a try from the files as they were, after a repeated answer
     plain_tried: bool = False
+    out_of_time: bool = False  # the run's time budget ended it before its rounds did
     batched: bool = False  # a sampled retry decoded candidates together: the rounds were recounted
     echoed: bool = False  # the coder's last try wrote every file back as it was before the run
     results: list[Check] = field(default_factory=list)  # the last round's runs and checks

@@ -172,10 +172,22 @@ def restore(context: ToolContext, paths: set[str], bus: EventBus) -> None:
             bus.emit(Notice(level="warning", message=f"Could not put back {rel} as it was: {exc}"))
 
 
-def ending_message(passed: bool, round_number: int, versions: list[Version], kept: Kept | None = None) -> str:
+def ending_message(
+    passed: bool,
+    round_number: int,
+    versions: list[Version],
+    kept: Kept | None = None,
+    *,
+    out_of_time: bool = False,
+) -> str:
     if passed:
         return f"Approved after {round_number} round(s); checks passed."
-    message = f"Rounds used up ({round_number}) without passing checks; see the last run output."
+    used = (
+        f"The run's time was spent after {round_number} round(s)"
+        if out_of_time
+        else f"Rounds used up ({round_number})"
+    )
+    message = f"{used} without passing checks; see the last run output."
     worse = f" Not kept, for what it broke: {'; '.join(kept.worse)}." if kept and kept.worse else ""
     if kept is not None and kept.round == 0 and kept.worse:
         return message + " Nothing was changed: every try left the project worse than it was." + worse
