@@ -48,17 +48,24 @@ class IdeState:
         self.host.start_loading()
         self.index.start()
 
-    def change_workspace(self, folder: str) -> str:
-        """Checked as if any client sent it: the page is not the only thing that can call this."""
+    def workspace_refusal(self, folder: str) -> str:
+        """Why `folder` cannot become the workspace now ('' when it can)."""
         path = Path(str(folder or "")).expanduser()
         if not path.is_absolute():  # relative to what? The server's folder is nobody's choice
             return f"Give a full path, not {str(folder)!r}. The workspace is still {self.workspace}."
-        path = Path(os.path.realpath(path))  # checked and kept as the same, resolved, path
-        problem = workspace_problem(path)
+        problem = workspace_problem(Path(os.path.realpath(path)))
         if problem:
             return f"{problem} The workspace is still {self.workspace}."
         if self.session.busy:
             return "A crew run is in progress; change the workspace when it ends."
+        return ""
+
+    def change_workspace(self, folder: str) -> str:
+        """Checked as if any client sent it: the page is not the only thing that can call this."""
+        refusal = self.workspace_refusal(folder)
+        if refusal:
+            return refusal
+        path = Path(os.path.realpath(Path(str(folder)).expanduser()))  # checked and kept resolved
         self.settings.workspace = str(path)
         if self.index.running:  # indexing the old folder would go on for minutes, for nothing
             self.index.cancel()

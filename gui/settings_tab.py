@@ -109,6 +109,8 @@ def save_user_settings(
     minutes: float | None = None,
 ) -> str:
     problem = profile_problem(profile or "")
+    moved = folder.strip() and folder.strip() != str(state.workspace)
+    problem = problem or (state.workspace_refusal(folder.strip()) if moved else "")
     if problem:
         return f"{problem} Nothing saved."
     state.settings.profile = state.settings.profile if profile is None else profile
@@ -117,7 +119,7 @@ def save_user_settings(
     state.settings.review = review or state.settings.review
     state.settings.run_minutes = state.settings.run_minutes if minutes is None else float(minutes)
     message = ""
-    if folder.strip() and folder.strip() != str(state.workspace):
+    if moved:
         message = state.change_workspace(folder.strip()) + " "
     state.settings.validated()
     return message + state.save()
