@@ -125,7 +125,21 @@ class ModelActions:
         )
         return changed.validated()
 
+    def _typed_over_listed(self, chosen: str, path: str, verb: str) -> str:
+        """Why the listed model is not used while a .gguf path is typed ('' when none is)."""
+        typed = (path or "").strip()
+        if typed and chosen != LOCAL_FILE and typed != self.state.settings.model:
+            # Using the listed model over a typed path (a typo, a bad file) surprised users.
+            return (
+                f"a .gguf path is typed, but the list says {chosen}. Choose '{LOCAL_FILE}' to {verb}"
+                f" the path, or clear it to {verb} {chosen}."
+            )
+        return ""
+
     def preview_plan(self, chosen: str, path: str, ctx: float, kv: str, layer_text: str) -> str:
+        typed = self._typed_over_listed(chosen, path, "plan")
+        if typed:
+            return f"**Cannot plan:** {typed}"
         try:
             return plan_preview(chosen, path, self.settings_from_panel(ctx, kv, layer_text))
         except ValueError:
@@ -170,13 +184,9 @@ class ModelActions:
     def load_model(
         self, chosen: str, path: str, ctx: float, kv: str, layer_text: str, reviewer: str = SAME_AS_CODER
     ) -> str:
-        typed = (path or "").strip()
-        if typed and chosen != LOCAL_FILE and typed != self.state.settings.model:
-            # Loading the listed model over a typed path (a typo, a bad file) surprised users.
-            return (
-                f"**Not loaded:** a .gguf path is typed, but the list says {chosen}. Choose"
-                f" '{LOCAL_FILE}' to load the path, or clear it to load {chosen}. The current model stays."
-            )
+        typed = self._typed_over_listed(chosen, path, "load")
+        if typed:
+            return f"**Not loaded:** {typed} The current model stays."
         try:
             new_settings = self.settings_from_panel(ctx, kv, layer_text)
             model_path = resolve_choice(chosen, path)
