@@ -25,7 +25,14 @@ GiB = 1024**3
 
 
 def model_choices() -> list[tuple[str, str]]:
-    return [(entry.title, entry.id) for entry in CATALOG] + [(LOCAL_FILE, LOCAL_FILE)]
+    """The catalogue, each model marked as here or as a download of its size, and a local file."""
+    return [(f"{entry.title} · {_where(entry.id, entry.size_bytes)}", entry.id) for entry in CATALOG] + [
+        (LOCAL_FILE, LOCAL_FILE)
+    ]
+
+
+def _where(model_id: str, size: int) -> str:
+    return f"{size / GiB:.1f} GiB download" if download_needed(model_id) else "on this machine"
 
 
 SAME_AS_CODER = ""  # the reviewer-model choice that means one model for every role

@@ -243,12 +243,14 @@ def wire_model_tab(page: gr.Blocks, state: IdeState, tab: ModelTab) -> None:
     fields = [tab.choice, tab.local_path, tab.reviewer, tab.n_ctx, tab.kv_type, tab.layers]
     page.load(lambda: choices_now(state), None, fields, api_visibility="private")
     tab.preview.click(actions.preview_plan, plan_inputs, tab.model_message, api_name="preview_plan")
+    # After a download the list says the model is here.
+    relabel = {"fn": lambda: gr.update(choices=model_choices()), "outputs": tab.choice}
     tab.download.click(
         actions.download_model_with_progress, tab.choice, tab.model_message, api_name="download_model"
-    )
+    ).then(**relabel, api_visibility="private")
     tab.fetch_best.click(
         actions.fetch_best_coder, None, [tab.model_message, tab.choice], api_name="fetch_best_coder"
-    )
+    ).then(**relabel, api_visibility="private")
     tab.load.click(
         actions.load_model,
         [*plan_inputs, tab.reviewer],

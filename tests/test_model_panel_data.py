@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from gui.model_panel_data import gauges_html, last_reply_markdown, model_markdown
 from models.chat_engine import EngineSettings, GenerationSettings
 from models.engine import Engine
@@ -67,3 +69,20 @@ def test_switching_models_unloads_the_old_one_and_reports_a_bad_one(
     assert host.wait(60).state == "ready" and host.engine is not None
     assert host.engine.settings.n_ctx == 1024 and host.label == str(bundled_model)
     host.engine.close()
+
+
+def test_the_model_list_says_which_models_are_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import huggingface_hub
+
+    from gui.model_panel_data import LOCAL_FILE, model_choices
+    from models.catalog import catalog_entry
+
+    monkeypatch.setenv("LOCALCREW_MODELS_DIR", str(tmp_path))
+    monkeypatch.setattr(huggingface_hub, "try_to_load_from_cache", lambda **_: None)  # no hub cache here
+    coder = catalog_entry("qwen2.5-coder-0.5b-q4_k_m")
+    assert coder is not None
+    labels = dict((value, label) for label, value in model_choices())
+    assert labels[coder.id].endswith("GiB download") and labels[LOCAL_FILE] == LOCAL_FILE
+    with (tmp_path / coder.filename).open("wb") as file:
+        file.truncate(coder.size_bytes)  # complete by size, as the cache counts it
+    assert dict((v, label) for label, v in model_choices())[coder.id].endswith("on this machine")
