@@ -104,7 +104,7 @@ class ContextRetrieved(Event):
 @dataclass
 class FileChanged(Event):
     path: str
-    action: str  # created | modified | deleted
+    action: str  # created | modified | unchanged (written with the bytes it had) | deleted
     diff: str
 
 

@@ -143,7 +143,10 @@ def test_write_creates_then_modifies_with_old_content(ws: WorkspaceFiles) -> Non
     assert second.old_content == "x = 1\n"
     assert (ws.root / "pkg/sub/mod.py").read_text() == "x = 2\n"
     assert "-x = 1\n+x = 2\n" in second.diff()
+    assert second.action == "modified"
     assert [p.name for p in (ws.root / "pkg/sub").iterdir()] == ["mod.py"]  # no temp left
+    # The same bytes again: said as such, not "modified" (issue 58's log said "modified (690 bytes)").
+    assert ws.write_text("pkg/sub/mod.py", "x = 2\n").action == "unchanged"
 
 
 def test_an_overlong_name_or_a_symlink_loop_is_a_workspace_error(ws: WorkspaceFiles) -> None:

@@ -73,14 +73,16 @@ class WriteResult:
     rel: str  # workspace-relative posix path
     path: Path  # absolute path that was written
     bytes_written: int
-    created: bool  # True: the file did not exist before; False: it was modified
+    created: bool  # True: the file did not exist before; False: it was there (modified or the same)
     old_content: str | None  # previous text (None when created or too big to compare), for diffs
     new_content: str
     old_size: int = 0  # bytes the replaced file had
 
     @property
     def action(self) -> str:
-        return "created" if self.created else "modified"
+        if self.created:
+            return "created"
+        return "unchanged" if self.old_content == self.new_content else "modified"
 
     def diff(self) -> str:
         if not self.created and (self.old_content is None or len(self.new_content) > DIFF_LIMIT_BYTES):
