@@ -119,13 +119,17 @@ def test_a_run_is_told_with_paths_inside_the_workspace(context: ToolContext, tmp
     )
 
 
-def test_a_check_is_named_by_its_whole_command_line(tmp_path: Path) -> None:
-    # The summary cut at its first colon showed pytest's "-p no:cacheprovider" as "-p no".
+def test_a_test_run_is_named_in_words_not_by_its_command_line(tmp_path: Path) -> None:
+    # pytest's whole command line (-p no:cacheprovider -c /dev/null --rootdir=. ...) told the user
+    # nothing (issue 58); cut at its first colon it had shown as "-p no".
     (tmp_path / "test_one.py").write_text("def test_one():\n    assert 1 + 1 == 2\n")
     context = ToolContext(WorkspaceFiles(tmp_path), EventBus(), RunLimits(wall_s=30.0))
-    check = run_check(context, "tests", ".")
-    [event] = [e for e in context.bus.history if isinstance(e, CheckRun)]
-    assert check.passed and ":" in event.command and check.summary().startswith(f"{event.command}: ")
+    checks = [run_check(context, "tests", "."), run_check(context, "tests", "test_one.py")]
+    events = [e for e in context.bus.history if isinstance(e, CheckRun)]
+    assert [e.command for e in events] == ["pytest (the project's tests)", "pytest test_one.py"]
+    for check, event in zip(checks, events, strict=True):
+        assert check.passed and check.summary().startswith(f"{event.command}: ")
+        assert "cacheprovider" not in check.summary()
 
 
 def test_an_interactive_program_that_runs_up_to_input_passes_its_run(tmp_path: Path) -> None:

@@ -119,12 +119,18 @@ def run_check(context: ToolContext, kind: str, target: str, *, expects_output: b
     """
     if kind == "tests":
         result = run_pytest(context.root, target, limits=context.limits)
-    else:
-        result = run_python(context.root, target, limits=context.limits)
-    silent = kind == "python" and expects_output and not result.stdout_tail.strip()
-    at_input = kind == "python" and _stopped_at_input(result)
+        label = PROJECT_TESTS if target in (".", "") else f"pytest {target}"
+        return _report(context, result, "", label)
+    result = run_python(context.root, target, limits=context.limits)
+    silent = expects_output and not result.stdout_tail.strip()
+    at_input = _stopped_at_input(result)
     problem = NOTHING_PRINTED if silent and (result.exit_code == 0 or at_input) else ""
     return _report(context, result, problem, stopped_at_input=at_input)
+
+
+# What a run of the project's tests is called in the chat and the end message: pytest's whole
+# command line (its -p, -c, --rootdir and --confcutdir options) told the user nothing.
+PROJECT_TESTS = "pytest (the project's tests)"
 
 
 # The user's own suite is no generated snippet: it may need more than a program's 10 s, and a
@@ -147,17 +153,19 @@ def run_tests(context: ToolContext, before: TestResults | None) -> Check:
     result = run_pytest(context.root, ".", limits=suite_limits(context.limits, before), extra=("-rA",))
     now = TestResults.parse(result.stdout_tail) if before is not None else None
     if before is None:
-        return _report(context, result, "")
+        return _report(context, result, "", PROJECT_TESTS)
     if now is None or result.limit_hit is not None or result.exit_code not in (0, 1):
         if not before.passed or result.limit_hit == "stop":
-            return _report(context, result, "")
+            return _report(context, result, "", PROJECT_TESTS)
         ended = f"the {result.limit_hit} limit" if result.limit_hit else f"exit code {result.exit_code}"
-        return _report(context, result, f"{REGRESSED}: the tests did not run to their end ({ended})")
+        return _report(
+            context, result, f"{REGRESSED}: the tests did not run to their end ({ended})", PROJECT_TESTS
+        )
     found = verdict(before, now, context.facts)
     still = tuple(found.still_failing)
     if found.problem:
-        return _report(context, result, found.problem, still_failing=still)
-    return _report(context, result, "", excused=tuple(found.excused), still_failing=still)
+        return _report(context, result, found.problem, PROJECT_TESTS, still_failing=still)
+    return _report(context, result, "", PROJECT_TESTS, excused=tuple(found.excused), still_failing=still)
 
 
 def _stopped_at_input(result: RunResult) -> bool:
