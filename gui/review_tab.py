@@ -30,6 +30,7 @@ class ReviewTab:
     reject: Any
     message: Any
     tab: Any = None  # the tab itself: opening it re-reads what waits (a run may have held a change)
+    reject_all: Any = None  # every file of the chosen file's run dropped
 
 
 def build_review_tab(state: IdeState) -> ReviewTab:
@@ -40,10 +41,13 @@ def build_review_tab(state: IdeState) -> ReviewTab:
         accept = gr.Button("Accept", size="sm", variant="primary", elem_id="review-accept", scale=1)
         accept_all = gr.Button("Accept the run", size="sm", elem_id="review-accept-all", scale=1)
         reject = gr.Button("Reject", size="sm", elem_id="review-reject", scale=1)
-    hunks = gr.CheckboxGroup([], label="Hunks to accept", elem_id="review-hunks")
+        reject_all = gr.Button("Reject the run", size="sm", elem_id="review-reject-all", scale=1)
+    hunks = gr.CheckboxGroup(
+        [], label="Hunks to accept (each: its line, then its first changed line)", elem_id="review-hunks"
+    )
     message = gr.Markdown("", elem_id="review-message")
     diff = gr.Markdown(NOTHING_STAGED, elem_id="review-diff")
-    return ReviewTab(choice, diff, hunks, accept, accept_all, reject, message)
+    return ReviewTab(choice, diff, hunks, accept, accept_all, reject, message, reject_all=reject_all)
 
 
 def waiting_files(workspace: Path) -> list[tuple[str, str]]:
@@ -74,7 +78,7 @@ def show_file(workspace: Path, key: str | None) -> tuple[str, Any]:
         text = NOTHING_STAGED if not waiting_files(workspace) else "Choose a staged file."
         return text, gr.update(choices=[], value=[])
     _stage_id, label, staged = found
-    hunks = [(f"hunk {h.index + 1} (line {h.old_start})", h.index) for h in staged.hunks()]
+    hunks = [(h.title(), h.index) for h in staged.hunks()]
     text = f"Staged by {quoted(label)}\n\n{coloured_diff(staged.diff())}"
     return text, gr.update(choices=hunks, value=[index for _label, index in hunks])
 
@@ -117,6 +121,18 @@ def reject_file(workspace: Path, key: str | None) -> str:
         return f"Not rejected: {exc}"
 
 
+def reject_run(workspace: Path, key: str | None) -> str:
+    """Every file still waiting from the chosen file's run dropped; nothing written."""
+    found = _find(workspace, key)
+    if found is None:
+        return "Choose a staged file first."
+    try:
+        dropped = StagedChanges(workspace).reject_all(found[0])
+        return f"Rejected the run's change ({dropped}): no file was touched."
+    except (StagingError, OSError) as exc:
+        return f"Not rejected: {exc}"
+
+
 def wire_review_tab(page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refresh: Any) -> None:
     """`then_refresh`: DiskRefresh.then_refresh, so the tree, editor and runs follow an accept."""
 
@@ -138,7 +154,8 @@ def wire_review_tab(page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refre
     choose = [tab.choice, tab.diff, tab.hunks]
     page.load(refreshed, None, choose, api_visibility="private")
     if tab.tab is not None:
-        tab.tab.select(refreshed, None, choose, api_visibility="private")
+        # Opened again, the tab shows what waits now; the last accept's or reject's line goes.
+        tab.tab.select(lambda: (*refreshed(), ""), None, [*choose, tab.message], api_visibility="private")
     tab.choice.input(lambda key: show_file(state.workspace, key), tab.choice, [tab.diff, tab.hunks])
     accepted = tab.accept.click(accept, [tab.choice, tab.hunks], tab.message, api_name="review_accept")
     # An accept is a new run: Undo offers it (left on the run chosen before, Undo took back an
@@ -149,3 +166,10 @@ def wire_review_tab(page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refre
     tab.reject.click(
         lambda key: reject_file(state.workspace, key), tab.choice, tab.message, api_name="review_reject"
     ).then(refreshed, None, choose, api_visibility="private")
+    if tab.reject_all is not None:
+        tab.reject_all.click(
+            lambda key: reject_run(state.workspace, key),
+            tab.choice,
+            tab.message,
+            api_name="review_reject_all",
+        ).then(refreshed, None, choose, api_visibility="private")

@@ -80,7 +80,7 @@ def test_a_run_over_two_files_is_held_and_only_the_accepted_hunks_land(
     page.wait_for_function(
         "document.querySelectorAll('#review-hunks input[type=checkbox]').length === 2", timeout=180_000
     )
-    page.locator("#review-hunks label", has_text="hunk 2").click()  # untick f8's change
+    page.locator("#review-hunks label", has_text="x + 800").click()  # untick f8's change
     page.click("#review-accept")
     page.wait_for_function(
         "document.querySelector('#review-message').innerText.includes('Accepted')", timeout=180_000

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui.review_tab import accept_file, reject_file, show_file, waiting_files
+from gui.review_tab import accept_file, reject_file, reject_run, show_file, waiting_files
 from tools.staged_changes import StagedChanges, StagedFile
 
 BASE = "".join(f"line {i}\n" for i in range(1, 21))
@@ -28,3 +28,23 @@ def test_review_lists_shows_accepts_some_hunks_and_rejects(tmp_path: Path) -> No
     assert (tmp_path / "a.txt").read_text() == BASE.replace("line 18\n", "line eighteen\n")
     assert reject_file(tmp_path, files[1][1]) == "Rejected `n.py`: the file was not touched."
     assert not (tmp_path / "n.py").exists() and waiting_files(tmp_path) == []
+
+
+def test_each_hunk_is_named_by_its_line_and_first_change(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(BASE)
+    StagedChanges(tmp_path).stage("Rename two lines", [StagedFile("a.txt", BASE, PROPOSED)])
+    _text, hunks = show_file(tmp_path, waiting_files(tmp_path)[0][1])
+    assert [label for label, _index in hunks["choices"]] == ["line 2: + line two", "line 18: + line eighteen"]
+
+
+def test_reject_the_run_drops_every_waiting_file_and_writes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(BASE)
+    StagedChanges(tmp_path).stage(
+        "Rename two lines", [StagedFile("a.txt", BASE, PROPOSED), StagedFile("n.py", None, "n\n")]
+    )
+    key = waiting_files(tmp_path)[1][1]
+    message = reject_run(tmp_path, key)
+    assert message.startswith("Rejected the run's change") and "a.txt" in message and "n.py" in message
+    assert waiting_files(tmp_path) == [] and (tmp_path / "a.txt").read_text() == BASE
+    assert not (tmp_path / "n.py").exists()
+    assert reject_run(tmp_path, key) == "Choose a staged file first."

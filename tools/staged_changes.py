@@ -48,6 +48,13 @@ class Hunk:
     j1: int
     j2: int
 
+    def title(self) -> str:
+        """One line to choose the hunk by: where it is and its first changed line."""
+        first = next((line.strip() for line in [*self.new_lines, *self.old_lines] if line.strip()), "")
+        first = first if len(first) <= 60 else first[:57] + "..."
+        mark = "+" if self.new_lines and first in (line.strip() for line in self.new_lines) else "-"
+        return f"line {self.old_start}: {mark} {first}" if first else f"line {self.old_start}: blank lines"
+
     def text(self) -> str:
         removed = "".join(f"-{line}" if line.endswith("\n") else f"-{line}\n" for line in self.old_lines)
         added = "".join(f"+{line}" if line.endswith("\n") else f"+{line}\n" for line in self.new_lines)
@@ -174,6 +181,16 @@ class StagedChanges:
                 raise StagingError(f"{rel} is not waiting in that staged change")
             self._write(stage_id, label, [f for f in files if f.rel != rel], time.time())
         return f"{rel}: rejected; the file was not touched"
+
+    def reject_all(self, stage_id: str) -> str:
+        """Drop every file still waiting in the set; the workspace is not touched."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with FileLock(self.root / "lock"):
+            label, files = self._read(stage_id)
+            if not files:
+                raise StagingError("nothing of that run waits for review")
+            self._write(stage_id, label, [], time.time())
+        return ", ".join(f.rel for f in files)
 
     def _text_now(self, rel: str) -> str | None:
         """The file's text now; None when there is no file. One that cannot be read as text is
