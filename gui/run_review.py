@@ -65,7 +65,9 @@ def _run_label(info: RunInfo) -> str:
     if info.changed == []:  # wrote files back as they were, or wrote none: undoing it changes nothing
         files = "changed nothing"
     parts = [when, request, files or "no file written"]
-    if info.undone:
+    if info.undone and info.held:
+        parts.append("held for review (accepting it is a run of its own)")
+    elif info.undone:
         parts.append("undone")
     elif not info.is_finished:
         parts.append("did not finish")
@@ -238,5 +240,5 @@ def run_diff(workspace: Path, run_id: str | None) -> str:
         return f"Cannot read that run: {exc}"
     if info is None:
         return last_run_diff(workspace)
-    state = " (undone)" if info.undone else ""
+    state = " (held for review)" if info.held else (" (undone)" if info.undone else "")
     return f"Run: {quoted(info.label)}{state}\n\n" + (coloured_diff(diff) if diff else "(no file changes)")

@@ -140,6 +140,10 @@ def test_a_run_over_two_existing_files_is_held_for_review_and_the_project_is_as_
     said = stage_run(ws, run_id, "edit a and b", "auto")
     assert said is not None and "Review" in said and "b.py" in said
     assert files_now(ws) == before and not (ws / "sub").exists()  # the made file and folder went too
+    # The run list says the run is held, not that the user undid it (issue 58).
+    from gui.run_review import run_choices
+
+    assert "held for review" in dict((rid, text) for text, rid in run_choices(ws))[run_id]
     [(stage_id, _label, files)] = StagedChanges(ws).pending()
     assert {f.rel: (f.base, f.proposed) for f in files} == {
         "a.txt": (BASE, PROPOSED),

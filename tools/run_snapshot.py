@@ -155,6 +155,7 @@ class RunInfo:
     undone_at: float = 0.0  # epoch seconds of the undo (0: not undone), so Redo takes the latest
     changed: list[str] | None = None  # paths whose content the run changed; None: not known (not ended)
     asked: str = ""  # the request the run answered with a question ('' if it asked none)
+    held: bool = False  # its change was taken out to wait in the Review tab (undone, by the IDE)
 
     @property
     def is_finished(self) -> bool:
@@ -340,12 +341,20 @@ class RunSnapshots:
     def mark_asked(self, run_id: str, request: str) -> None:
         """Record that the run asked the user a question about `request` instead of writing: the
         next run reads its request as the answer to it."""
+        self._mark(run_id, "asked", request)
+
+    def mark_held(self, run_id: str) -> None:
+        """Record that the run's change was taken out to wait in the Review tab: the run list says
+        "held for review", not "undone" (the user undid nothing)."""
+        self._mark(run_id, "held", True)
+
+    def _mark(self, run_id: str, key: str, value: object) -> None:
         with self._locked():
             meta_path = self.store / "runs" / run_id / "meta.json"
             if not meta_path.exists():
                 raise SnapshotError(f"no run {run_id!r} in {self.store}")
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            meta["asked"] = request
+            meta[key] = value
             _write_json(meta_path, meta)
 
     def last_run(self) -> RunInfo | None:
@@ -859,6 +868,7 @@ class RunSnapshots:
             undone_at=float(meta.get("undone") or 0.0),
             changed=meta.get("changed"),
             asked=meta.get("asked") if isinstance(meta.get("asked"), str) else "",
+            held=meta.get("held") is True,
         )
 
     def _prune(self) -> None:

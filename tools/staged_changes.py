@@ -274,6 +274,8 @@ def stage_run(workspace: Path | str, run_id: str, label: str, mode: str) -> str 
     stage_id = staging.stage(label, files)
     try:
         snaps.undo(run_id)  # deletes only what the run made: its new files and their folders
+        with contextlib.suppress(SnapshotError, OSError):  # then the list says "undone": still true
+            snaps.mark_held(run_id)
     except (SnapshotError, OSError) as exc:
         shutil.rmtree(staging.root / stage_id, ignore_errors=True)
         return f"Not held for review ({exc}): the change is on disk; Last run → Undo takes it out."
