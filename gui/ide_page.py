@@ -38,6 +38,8 @@ PAGE_CSS = """
 #unsaved { align-self: center; flex: 0 0 100px !important; min-width: 100px !important; }
 #keys-hint, #run-line { font-size: 0.85em; color: #6b7280; }
 #editor.lc-opening { opacity: 0.6; }  /* a file is being opened: typing waits */
+/* The retrieved context's headers in the 360 px sidebar broke mid-word ("file:li / nes"). */
+#context thead th, #context thead th * { white-space: nowrap; word-break: keep-all; overflow-wrap: normal; }
 """
 
 
