@@ -28,6 +28,20 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+# Each text of the retrieved context's header row, with the lines it is laid out on.
+HEADER_LINES_JS = """() => {
+  const walker = document.createTreeWalker(document.querySelector('#context thead'), NodeFilter.SHOW_TEXT);
+  const out = [];
+  while (walker.nextNode()) {
+    const text = walker.currentNode;
+    if (!text.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    out.push([text.textContent.trim(), tops.size]);
+  }
+  return out;
+}"""
 
 
 def chromium_path() -> str:
@@ -83,6 +97,12 @@ def test_a_request_in_the_browser_fills_the_sidebar_offline(app: RunningApp, tmp
                 timeout=180_000,
             )
             page.screenshot(path=str(screenshot))
+            # At 1366 px the sidebar's column headers broke mid-word ("file:li / nes", issue 58):
+            # each header's text is on one line.
+            page.set_viewport_size({"width": 1366, "height": 768})
+            headers = page.evaluate(HEADER_LINES_JS)
+            assert "file:lines" in dict(headers) and all(n <= 1 for _, n in headers), headers
+            page.set_viewport_size({"width": 1600, "height": 1000})
 
             page.locator("#context [role=gridcell]:has-text('calc.py:')").first.click()
             page.wait_for_function(
