@@ -39,7 +39,7 @@ class Trial:
 @rule(
     "put_back_unasked",
     Stage.SETTLE,
-    reason="functions the run changed unasked are put back where checks allow",
+    reason="functions and methods the run changed unasked are put back where checks allow",
     evidence="bench/results/2026-11-26-crew-1.5b-put-back",
 )
 def put_back_where_allowed(
