@@ -93,6 +93,15 @@ def drawn_alike(one: str, other: str) -> bool:
     return _DRAWN_AT.sub("", one) == _DRAWN_AT.sub("", other)
 
 
+def past_of(request: str) -> Callable[[list[tuple[str, str | None, str | None]]], list[str]]:
+    """How a run's change reaches past `request` (agents/past_the_request.py), for Review's "auto"."""
+    from agents.past_the_request import reaches_past
+    from agents.request import RequestFacts
+
+    facts = RequestFacts.read(request)
+    return lambda changes: reaches_past(facts, changes)
+
+
 def _clock(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
@@ -377,7 +386,9 @@ class CrewSession:
                 bus.emit(Notice(level="info", message=waiting))
             summary = runner.run(ticket.request, fresh=fresh)
             if summary.run_id and summary.files_changed:
-                held = stage_run(self.workspace(), summary.run_id, ticket.request, settings.review)
+                held = stage_run(
+                    self.workspace(), summary.run_id, ticket.request, settings.review, past_of(ticket.request)
+                )
                 if held:
                     bus.emit(RunHeld(level="info", message=held))
         except Exception as exc:  # noqa: BLE001 - the page must stay up and say what happened

@@ -56,7 +56,7 @@ def build_settings_tab(state: IdeState) -> SettingsTab:
     )
     review = gr.Radio(
         [
-            ("When a run changes more than one existing file", "auto"),
+            ("When a run reaches past the request or changes more than one existing file", "auto"),
             ("Always", "always"),
             ("Never: write at once (Undo takes a run back)", "never"),
         ],

@@ -39,7 +39,7 @@ class UserSettings:
     # nothing; off: nothing leaves the machine.
     web_docs: bool = False
     # Review before write (tools/staged_changes.REVIEW_MODES): a run's change waits in the Review
-    # tab; "auto" holds runs that change more than one existing file.
+    # tab; "auto" holds runs that reach past the request or change more than one existing file.
     review: str = "auto"
     # A saved crew profile (profiles/NAME.json, gui/crew_profile_choice.py); "" = the hand-tuned crew.
     profile: str = ""

@@ -132,3 +132,48 @@ def test_accept_the_run_writes_every_file_it_changed_at_once(
     assert (workspace / "calc.py").read_text() == CALC
     assert (workspace / "util.py").read_text() == UTIL
     assert (workspace / "notes.txt").read_text() == "kept\n"  # the earlier run was not the one undone
+
+
+# One existing file: asked to change f1, the coder also changes a setting the request never
+# mentions. Under "auto" one edited file used to land unreviewed (issue 58: four such runs left
+# projects worse); reaching past the request, it is held.
+PRICES = "RATE = 0.2\n\n\ndef f1(x):\n    return x + 1\n\n\ndef f2(x):\n    return x * RATE\n"
+PRICES_NEW = PRICES.replace("RATE = 0.2", "RATE = 0.25").replace("return x + 1", "return x + 100")
+
+
+def _one_file_reply(body: dict[str, Any]) -> str:
+    if agent_of(body["messages"]) == "reviewer":
+        return "```python\nassert f1(0) == 100\n```\n"
+    return f"```python\n# prices.py\n{PRICES_NEW}```\n"
+
+
+def test_a_one_file_run_that_reaches_past_the_request_is_held_and_reject_the_run_drops_it(
+    tmp_path: Path,
+    browser: Any,  # noqa: F811 - the fixture imported above
+) -> None:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "prices.py").write_text(PRICES)
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.json").write_text(json.dumps({"rounds": 1}))  # review: auto
+    with StubServer("ok", reply=_one_file_reply) as stub:
+        backend = ("--backend", "openai", "--base-url", stub.url, "--model", "stub-coder-0.5b")
+        with serve_app(*backend, tmp_path=tmp_path, fast_model=False) as running:
+            page = _page(browser, running)
+            page.fill("#request textarea", "In prices.py make f1 add 100.")
+            page.click("#send")
+            page.wait_for_function(
+                "document.querySelector('#chat').innerText.includes('Held for review')", timeout=300_000
+            )
+            assert "outside f1" in page.locator("#chat").inner_text()
+            assert (workspace / "prices.py").read_text() == PRICES
+            page.get_by_role("tab", name="Review").click()
+            page.wait_for_function(
+                "document.querySelector('#review-diff').innerText.includes('RATE')", timeout=180_000
+            )
+            page.click("#review-reject-all")
+            page.wait_for_function(
+                "document.querySelector('#review-message').innerText.includes('Rejected the run')",
+                timeout=180_000,
+            )
+            assert (workspace / "prices.py").read_text() == PRICES

@@ -181,3 +181,15 @@ def test_a_run_whose_change_is_not_all_text_stays_on_disk(ws: Path) -> None:
     snaps.end_run(run_id)
     assert stage_run(ws, run_id, "a link and an edit", "always") is None
     assert (ws / "a.txt").read_text() == PROPOSED and (ws / "link").is_symlink()
+
+
+def test_one_edited_file_is_held_under_auto_when_the_change_reaches_past_the_request(ws: Path) -> None:
+    from tools.staged_changes import stage_run
+
+    run_id = _a_run(ws, {"a.txt": PROPOSED})
+    said = stage_run(ws, run_id, "edit a", "auto", lambda changes: [f"it changed {changes[0][0]} unasked"])
+    assert said is not None and "reaches past the request: it changed a.txt unasked" in said
+    assert (ws / "a.txt").read_text() == BASE and len(StagedChanges(ws).pending()) == 1
+    other = _a_run(ws, {"a.txt": PROPOSED}, "edit a again")
+    assert stage_run(ws, other, "edit a again", "never", lambda _: ["anything"]) is None
+    assert (ws / "a.txt").read_text() == PROPOSED

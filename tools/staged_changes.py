@@ -20,6 +20,7 @@ import json
 import secrets
 import shutil
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from difflib import SequenceMatcher
@@ -93,13 +94,14 @@ class StagedFile:
 REVIEW_MODES = ("auto", "always", "never")
 
 
-def needs_review(mode: str, files: list[StagedFile]) -> bool:
+def needs_review(mode: str, files: list[StagedFile], reaches_past: Sequence[str] = ()) -> bool:
     """Whether a run's changes wait for review: "always", "never", or "auto" (the default): when
-    they change more than one file that existed before the run (one new or one edited file is
-    quick to judge after the fact and one Undo away; edits across files are where runs went wrong)."""
+    they change more than one file that existed before the run (edits across files are where runs
+    went wrong), or reach past the request (`reaches_past`: why, in words; a one-file run that
+    deleted a comment nobody asked about skipped review and left the project worse)."""
     if mode == "never" or not files:
         return False
-    return mode == "always" or sum(1 for f in files if f.base is not None) > 1
+    return mode == "always" or bool(reaches_past) or sum(1 for f in files if f.base is not None) > 1
 
 
 def _lines(text: str | None) -> list[str]:
@@ -257,7 +259,12 @@ class StagedChanges:
         return ", ".join(f"{rel}: {'deleted' if text is None else 'written'}" for rel, text in texts.items())
 
 
-def stage_run(workspace: Path | str, run_id: str, label: str, mode: str) -> str | None:
+PastTheRequest = Callable[[list[tuple[str, str | None, str | None]]], list[str]]
+
+
+def stage_run(
+    workspace: Path | str, run_id: str, label: str, mode: str, past: PastTheRequest | None = None
+) -> str | None:
     """Review before write, for a run that wrote in place (its checks run on the files): when
     `mode` asks for review of what it changed, its change is staged and the run undone, so the
     project is as it was until the user accepts. Returns what was done for the chat, or None
@@ -268,7 +275,8 @@ def stage_run(workspace: Path | str, run_id: str, label: str, mode: str) -> str 
     except OSError:
         changes = None
     files = [StagedFile(rel, old, new) for rel, old, new in changes or []]
-    if changes is None or not needs_review(mode, files):
+    reasons = past(changes) if past is not None and changes and mode == "auto" else []
+    if changes is None or not needs_review(mode, files, reasons):
         return None
     staging = StagedChanges(workspace)
     stage_id = staging.stage(label, files)
@@ -280,8 +288,9 @@ def stage_run(workspace: Path | str, run_id: str, label: str, mode: str) -> str 
         shutil.rmtree(staging.root / stage_id, ignore_errors=True)
         return f"Not held for review ({exc}): the change is on disk; Last run → Undo takes it out."
     names = ", ".join(f"`{f.rel}`" for f in files)
+    why = f" It reaches past the request: {'; '.join(reasons)}." if reasons else ""
     return (
-        f"Held for review: the change to {names} is not in your project yet."
+        f"Held for review: the change to {names} is not in your project yet.{why}"
         " Open the **Review** tab to accept or reject it, whole, file by file or hunk by hunk;"
         " a follow-up request builds on what is accepted."
     )
