@@ -124,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_flags(ask, argparse.SUPPRESS)
     _add_workspace_flag(ask)
     ask.add_argument("--rounds", type=int, default=None, help="coder/reviewer rounds at most (default 3)")
+    ask.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="no new round starts after this many minutes (default: the rounds alone bound the run)",
+    )
     ask.add_argument("--json-events", action="store_true", help="print events as JSON lines")
     ask.add_argument(
         "--profile",
@@ -535,7 +541,8 @@ def _ask_crew(args: argparse.Namespace) -> CrewSettings | None:
         except ValueError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return None
-    return replace(crew, rounds=max(1, args.rounds)) if args.rounds is not None else crew
+    crew = replace(crew, rounds=max(1, args.rounds)) if args.rounds is not None else crew
+    return replace(crew, time_budget_s=60.0 * max(0.0, args.minutes)) if args.minutes is not None else crew
 
 
 def _planned_pair(

@@ -39,6 +39,8 @@ def test_the_profile_gives_the_crew_its_rounds_and_switches(
     assert asked["crew"].rounds == 4  # type: ignore[attr-defined]
     assert app.main(argv) == 0
     assert asked["crew"] == CrewSettings()  # no profile: the defaults
+    assert app.main([*argv, "--minutes", "2.5"]) == 0
+    assert asked["crew"].time_budget_s == 150.0  # type: ignore[attr-defined]
 
 
 def test_an_unreadable_profile_is_refused_before_anything_runs(
