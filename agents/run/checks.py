@@ -21,6 +21,7 @@ from agents.rules.checks.written_checks import (
     signatures,
 )
 from agents.rules.prompt.code_under_test import localisation_note, suspects, test_sources
+from agents.rules.prompt.failing_trace import failing_trace
 from agents.rules.prompt.failure_evidence import called_code, evidence
 from agents.rules.rule import RuleSwitches
 from agents.run.crew_tools import Check, run_check, run_tests, run_written_checks, workspace_relative
@@ -105,6 +106,11 @@ class RoundChecks:
             code = called_code(output, judge, sources)
             if code:  # localised: the code the failing test calls, whole, before what search found
                 state.context_text = f"The code the failing test calls:\n{code}\n\n{state.context_text}"
+        if state.tests_before is not None and judge and self.rules.on(failing_trace):
+            trace = failing_trace(state.context, judge[0])
+            if trace:
+                shown = f"{state.tests_before.evidence}\n\n{trace}".strip()
+                state.tests_before = replace(state.tests_before, evidence=shown)
         if state.tests_before is not None and judge and self.rules.on(suspects):
             self.localise(state, judge, sources)
         if state.tests_before is None and before.limit_hit not in (None, "stop"):

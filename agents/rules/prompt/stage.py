@@ -9,6 +9,7 @@ from agents.rules.prompt.ask_first import ask_missing_file, ask_vague_request
 from agents.rules.prompt.ask_rename_in_tests import ask_rename_in_tests
 from agents.rules.prompt.broken_files_shown import broken_files_shown
 from agents.rules.prompt.code_under_test import suspects
+from agents.rules.prompt.failing_trace import failing_trace
 from agents.rules.prompt.failure_evidence import evidence
 from agents.rules.prompt.focused_retry import focus_on
 from agents.rules.prompt.follow_up_memory import follow_up_memory
@@ -26,6 +27,7 @@ ORDER = (
     broken_files_shown,
     focus_on,
     evidence,
+    failing_trace,
     suspects,
     ask_missing_file,
     ask_vague_request,
