@@ -64,7 +64,8 @@ from agents.run.crew_tools import ToolContext, workspace_relative
 from agents.run.settling import CheckSettler
 from agents.run.state import RunState
 from agents.run.tests_before import judged_tests
-from agents.run.versions import ending_message, files_now, restore_round, same_code, version_of
+from agents.run.time_budget import budget_spent
+from agents.run.versions import files_now, restore_round, same_code, version_of
 from agents.source.project_texts import ProjectTexts
 from models.chat_engine import ChatEngine, GenerationSettings
 from models.reply_budget import reply_budget_for
@@ -90,9 +91,7 @@ class CrewSettings:
     # Candidates a sampled retry decodes together (rule "candidates"); 0: from the hardware
     # (agents/rules/rounds/round_policy.candidate_count), 1: one at a time.
     candidates: int = 0
-    # Seconds after which no new round starts (0: the rounds alone bound the run). The round under
-    # way finishes; keep-best and put-back then run as after the last round.
-    time_budget_s: float = 0.0
+    time_budget_s: float = 0.0  # no new round starts after it (agents/run/time_budget.py); 0: none
     # Which rules are on (agents/rules/registry.py): each rule's default, less those switched off.
     rules: RuleSwitches = field(default_factory=RuleSwitches)
     web_docs: WebDocs | None = None  # the web documentation lookup, when the user switched it on
@@ -165,19 +164,13 @@ class CrewRunner:
         except (SnapshotError, OSError) as exc:
             message = f"Could not snapshot the workspace before the run: {exc}"
             return self._finish("", started, completed=False, message=message)
+        rounds, budget, where = self.settings.rounds, self.settings.time_budget_s, str(self.workspace)
         self.bus.emit(
-            RunStarted(
-                run_id=run_id,
-                request=request,
-                workspace=str(self.workspace),
-                rounds=self.settings.rounds,
-                budget_s=self.settings.time_budget_s,
-            )
+            RunStarted(run_id=run_id, request=request, workspace=where, rounds=rounds, budget_s=budget)
         )
         web = self.settings.web_docs
         # The answer to a question the last run asked is read with the request it was about ("Rename
-        # render_list ..." then "Yes, update the tests too"), and no question is asked twice; a new
-        # request typed instead of an answer is read alone.
+        # render_list ..." then "Yes, update the tests too"); a new request instead is read alone.
         asked = self.previous.asked if self.previous and reads_as_answer(request) else ""
         words = f"{asked}\n{request}" if asked else request
         context = ToolContext(
@@ -232,7 +225,7 @@ class CrewRunner:
                 self.snapshots.mark_asked(state.run_id, state.facts.text)
             return self._finish(state.run_id, state.started, context=context, message=question)
         while state.round_number < state.rounds:
-            if state.round_number and self._budget_spent(state):
+            if state.round_number and budget_spent(self.settings.time_budget_s, state, self.bus):
                 break
             state.round_number += 1
             another = self._round(state)
@@ -254,14 +247,7 @@ class CrewRunner:
             checks, tests = (state.modules, state.written_checks), state.user_tests
             asked = state.facts.with_memory(state.memory)  # a follow-up's "it": what the previous asked
             self.settler.put_back_after(context, asked, checks, tests, approved=state.passed)
-        message = ending_message(
-            state.passed, state.round_number, state.versions, kept, out_of_time=state.out_of_time
-        )
-        if not state.passed and state.tests_fail:  # the notice says why at length
-            message = (
-                f"Stopped after round {state.round_number}: the tests ran, and fail on code this run did"
-                " not change (see above)."
-            )
+        message = state.end_message(kept)
         unchecked = unchecked_approval(state, self.rules) if self.rules.on(unchecked_approval) else ""
         return self._finish(
             state.run_id, state.started, context=context, approved=state.passed and not unchecked,
@@ -314,22 +300,6 @@ class CrewRunner:
         if state.passed:
             return False
         return self._another_round(state, this_round)
-
-    def _budget_spent(self, state: RunState) -> bool:
-        """Whether the run's time is spent, said in the chat when it is: no new round starts."""
-        budget = self.settings.time_budget_s
-        spent = time.perf_counter() - state.started
-        if not budget or spent < budget:
-            return False
-        state.out_of_time = True
-        self.bus.emit(
-            Notice(
-                level="info",
-                message=f"The run's time is spent ({spent:.0f} s of {budget:.0f} s, Settings → Time for a"
-                f" run): no round {state.round_number + 1}. What the rounds so far left is judged below.",
-            )
-        )
-        return True
 
     def _stop_if_asked(self) -> None:
         if self.cancel.is_set():

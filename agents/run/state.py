@@ -9,7 +9,7 @@ from agents.request import RequestFacts
 from agents.rules.checks.written_checks import CheckOutcome
 from agents.run.crew_tools import Check, ToolContext
 from agents.run.tests_before import TestResults
-from agents.run.versions import Version
+from agents.run.versions import Kept, Version, ending_message
 
 
 @dataclass
@@ -46,3 +46,14 @@ class RunState:
     outcome: CheckOutcome | None = None
     tests_before: TestResults | None = None  # the project's tests before the run, each test's outcome
     tests_fail: str = ""  # why the run stopped on tests it was asked to write
+
+    def end_message(self, kept: Kept | None) -> str:
+        """The run's last line in the chat: how it ended and what is on disk."""
+        if not self.passed and self.tests_fail:  # the notice says why at length
+            return (
+                f"Stopped after round {self.round_number}: the tests ran, and fail on code this run did"
+                " not change (see above)."
+            )
+        return ending_message(
+            self.passed, self.round_number, self.versions, kept, out_of_time=self.out_of_time
+        )
