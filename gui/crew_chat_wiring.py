@@ -143,6 +143,9 @@ class CrewChat:
             live.watchers.add(owner)
         running = live.finished_at is None
         line = f"{session.progress.line()} (started in another tab or before a reload)"
+        waiting = session.waiting_count()  # none of this page's own: those return above
+        if waiting:  # after a reload the page forgot them, though they still run in turn
+            line += f" · {waiting} more waiting, sent from another tab or before a reload"
         return self.store().load()[0], line if running else "", *self.sidebar_now()
 
     def withdraw(self, owner: str) -> int:

@@ -87,3 +87,18 @@ def test_a_watching_page_is_shown_the_runs_end_once_however_late_its_tick(tmp_pa
     # A page loaded after the end has the chat from its load: a tick must not bring it back after
     # the user cleared it.
     assert all(value == gr.skip() for value in chat.watch(later))  # type: ignore[arg-type]
+
+
+def test_a_reloaded_page_says_a_request_it_sent_before_still_waits(tmp_path: Path) -> None:
+    # The request waits under the page's old session, which a reload forgets (issue 58).
+    live = LiveRun(RunView("write a story"), Ticket("first-tab"))
+    waiting = {"old-page": 1}
+    session = SimpleNamespace(
+        live=live,
+        progress=Progress(),
+        waiting_count=lambda owner=None: sum(waiting.values()) if owner is None else waiting.get(owner, 0),
+        seen=lambda owner: None,
+    )
+    chat = CrewChat(SimpleNamespace(session=session, workspace=tmp_path))  # type: ignore[arg-type]
+    line = chat.watch(SimpleNamespace(session_hash="reloaded-page"))[1]  # type: ignore[arg-type]
+    assert "Running" in line and "1 more waiting" in line
