@@ -98,16 +98,29 @@ def accept_file(workspace: Path, key: str | None, chosen: list[int] | None) -> s
         return f"Not accepted: {exc}"
 
 
-def accept_run(workspace: Path, key: str | None) -> str:
-    """Every file still waiting from the chosen file's run, whole: all written or none."""
+def _whole_run(
+    workspace: Path, key: str | None, act: Callable[[StagedChanges, str], str], failed: str
+) -> str:
+    """`act` on the chosen file's whole staged run; what it says, or why it could not."""
     found = _find(workspace, key)
     if found is None:
         return "Choose a staged file first."
     try:
-        done = StagedChanges(workspace).accept_all(found[0])
-        return f"Accepted the run's change ({done}). Undo takes it back."
+        return act(StagedChanges(workspace), found[0])
     except (StagingError, OSError, ValueError) as exc:
-        return f"Not accepted, nothing written: {exc}"
+        return f"{failed}: {exc}"
+
+
+def accept_run(workspace: Path, key: str | None) -> str:
+    """Every file still waiting from the chosen file's run, whole: all written or none."""
+    return _whole_run(
+        workspace,
+        key,
+        lambda staging, stage_id: (
+            f"Accepted the run's change ({staging.accept_all(stage_id)}). Undo takes it back."
+        ),
+        "Not accepted, nothing written",
+    )
 
 
 def reject_file(workspace: Path, key: str | None) -> str:
@@ -123,14 +136,14 @@ def reject_file(workspace: Path, key: str | None) -> str:
 
 def reject_run(workspace: Path, key: str | None) -> str:
     """Every file still waiting from the chosen file's run dropped; nothing written."""
-    found = _find(workspace, key)
-    if found is None:
-        return "Choose a staged file first."
-    try:
-        dropped = StagedChanges(workspace).reject_all(found[0])
-        return f"Rejected the run's change ({dropped}): no file was touched."
-    except (StagingError, OSError) as exc:
-        return f"Not rejected: {exc}"
+    return _whole_run(
+        workspace,
+        key,
+        lambda staging, stage_id: (
+            f"Rejected the run's change ({staging.reject_all(stage_id)}): no file was touched."
+        ),
+        "Not rejected",
+    )
 
 
 def wire_review_tab(page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refresh: Any) -> None:
