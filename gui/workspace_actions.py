@@ -113,8 +113,24 @@ def last_run_diff(workspace: Path) -> str:
     except (SnapshotError, OSError) as exc:
         return f"Cannot read the last run: {exc}"
     if info is None:
-        return "No crew run to show yet."
+        return _no_run_on_disk(workspace)
     return f"Last run: {quoted(info.label)}\n\n" + (coloured_diff(diff) if diff else "(no file changes)")
+
+
+def _no_run_on_disk(workspace: Path) -> str:
+    """What to say where no run's change is on disk: none yet, the last one held, or all undone."""
+    try:
+        runs = RunSnapshots(workspace).runs()
+    except (SnapshotError, OSError):
+        runs = []
+    if not runs:
+        return "No crew run to show yet."
+    if runs[0].held:
+        return (
+            f"The last run, {quoted(runs[0].label)}, is held for review: its change waits in the Review"
+            " tab, not in your project. Choose it above to see it."
+        )
+    return "Every run so far was undone: choose one above to see its change, or Redo it."
 
 
 _DIFF_COLOURS = (

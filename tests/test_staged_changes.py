@@ -144,6 +144,9 @@ def test_a_run_over_two_existing_files_is_held_for_review_and_the_project_is_as_
     from gui.run_review import run_choices
 
     assert "held for review" in dict((rid, text) for text, rid in run_choices(ws))[run_id]
+    from gui.workspace_actions import last_run_diff
+
+    assert "held for review" in last_run_diff(ws) and "Review tab" in last_run_diff(ws)  # not "no run yet"
     [(stage_id, _label, files)] = StagedChanges(ws).pending()
     assert {f.rel: (f.base, f.proposed) for f in files} == {
         "a.txt": (BASE, PROPOSED),
