@@ -41,9 +41,6 @@ def reaches_past(facts: RequestFacts, changes: list[Change]) -> list[str]:
         if named and _changed_outside(before, after, spans):
             names = ", ".join(sorted({n.split(".")[-1] for n in named}))
             reasons.append(f"it changed lines of `{rel}` outside {names}, which the request is about")
-        elif not named and facts.makes and not facts.changes and _changed_outside(before, after, []):
-            # Asked to add something, it changed what was there.
-            reasons.append(f"it changed existing lines of `{rel}`, where the request asks for an addition")
         lost = _lost_notes(before, after, spans, facts)
         if lost:
             reasons.append(f"it removed or changed {lost} in `{rel}` that the request does not mention")
