@@ -17,6 +17,7 @@ from collections import Counter
 from difflib import SequenceMatcher
 
 from agents.request import RequestFacts
+from agents.source.definition_merge import line_span
 
 Change = tuple[str, str | None, str | None]  # (path, text before the run, text after; None: absent)
 
@@ -61,8 +62,9 @@ def _definitions(tree: ast.Module) -> dict[str, tuple[int, int]]:
 
 
 def _span(node: ast.stmt) -> tuple[int, int]:
-    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
-    return first, node.end_lineno or node.lineno
+    """1-based first and last line, decorators included."""
+    start, end = line_span(node)
+    return start + 1, end
 
 
 def _inside(line: int, spans: list[tuple[int, int]]) -> bool:

@@ -44,14 +44,14 @@ class Merge:
         return "; ".join(parts)
 
 
-def _span(node: ast.stmt) -> tuple[int, int]:
+def line_span(node: ast.stmt) -> tuple[int, int]:
     """0-based first line (decorators included) and end line (exclusive) of a statement."""
     first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
     return first - 1, node.end_lineno or node.lineno
 
 
 def _text(lines: list[str], node: ast.stmt) -> str:
-    start, end = _span(node)
+    start, end = line_span(node)
     return "".join(lines[start:end])
 
 
@@ -120,21 +120,21 @@ def _merge_class(current: str, old: ast.ClassDef, new: ast.ClassDef, new_text: s
     """The current class with the answer's methods put in; None when the answer's class body holds
     more than methods and a docstring (then it is meant whole)."""
     cur_lines, new_lines = _lines(current), _lines(new_text)
-    offset = _span(old)[0]
-    new_offset = _span(new)[0]
+    offset = line_span(old)[0]
+    new_offset = line_span(new)[0]
     methods = {n.name: n for n in old.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
     body = [n for n in new.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
     if not all(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in body) or not body:
         return None
     indent = " " * old.body[0].col_offset  # the class body's own indentation
     edits = _Edits(cur_lines)
-    last = _span(old.body[-1])[1] - offset
+    last = line_span(old.body[-1])[1] - offset
     appended: list[str] = []
     for node in body:
-        start, end = _span(node)
+        start, end = line_span(node)
         text = _reindent("".join(new_lines[start - new_offset : end - new_offset]), indent)
         if node.name in methods:
-            s, e = _span(methods[node.name])
+            s, e = line_span(methods[node.name])
             edits.replace(s - offset, e - offset, text)
         else:
             appended.append("\n" + text)
@@ -192,7 +192,7 @@ def merge_definitions(
             else:
                 new_top.append(text)
             continue
-        start, end = _span(old)
+        start, end = line_span(old)
         if isinstance(old, ast.ClassDef) and isinstance(node, ast.ClassDef):
             merged = _merge_class(_text(cur_lines, old), old, node, text)
             text = merged if merged is not None else text
@@ -223,7 +223,7 @@ def _place_the_rest(
     cur_defs = [n for n in cur_tree.body if isinstance(n, _DEF)]
     gone = [n for n in cur_defs if n.name not in answered and n.name in removable]
     for node in gone:
-        start, end = _span(node)
+        start, end = line_span(node)
         # A renamed function's new version takes the old one's place.
         if new_defs and new_defs[0][0] != "__main__":
             name, text = new_defs.pop(0)
@@ -233,7 +233,7 @@ def _place_the_rest(
             edits.replace(start, end, "")
         merge.removed.append(node.name)
     merge.kept = [n.name for n in cur_defs if n.name not in answered and n not in gone]
-    after_defs = _span(cur_defs[-1])[1] if cur_defs else len(cur_lines)
+    after_defs = line_span(cur_defs[-1])[1] if cur_defs else len(cur_lines)
     for name, text in new_defs:
         merge.added.append(name)
         at = len(cur_lines) if name == "__main__" else after_defs
@@ -242,12 +242,12 @@ def _place_the_rest(
         edits.insert(len(cur_lines), "\n\n" + "".join(loose))
     cur_imports = [n for n in cur_tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     if new_imports:
-        at = _span(cur_imports[-1])[1] if cur_imports else _docstring_end(cur_tree)
+        at = line_span(cur_imports[-1])[1] if cur_imports else _docstring_end(cur_tree)
         # The first imports of a file go above its code with the two blank lines PEP 8 puts there.
         code_follows = not cur_imports and at < len(cur_lines) and cur_lines[at].strip() != ""
         edits.insert(at, "".join(new_imports) + ("\n\n" if code_follows else ""))
     if new_top:
-        at = _span(cur_defs[0])[0] if cur_defs else len(cur_lines)
+        at = line_span(cur_defs[0])[0] if cur_defs else len(cur_lines)
         edits.insert(at, "".join(new_top) + "\n\n")
 
 
