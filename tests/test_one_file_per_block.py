@@ -34,3 +34,16 @@ def test_the_coder_is_told_why_and_the_rule_switches_off(tmp_path) -> None:
         tmp_path, "Fix total() in ledger.py so it sums xs", coder=[both, both], rounds=2, without=off
     )
     assert "a block is one file" not in engine.calls_of("coder")[1].prompt
+
+
+def test_a_method_named_beside_the_file_is_not_a_second_file() -> None:
+    # IDE use (2026-11-29): the 1.5B's right fix of Store.add, under "I'll fix the `Store.add`
+    # method ... Here's the updated `inventory/store.py` file:", was refused as naming two files.
+    code = "class Store:\n    def add(self, n):\n        self.n += n\n"
+    header = "Sure, I'll fix the `Store.add` method. Here's the updated `inventory/store.py` file:"
+    reply = f"{header}\n\n{F}python\n{code}{F}\n"
+    assert refusals(reply) == []
+    assert file_blocks(reply, ["inventory/store.py"]) == [FileBlock("inventory/store.py", code)]
+    # Alone on the line, a dotted name is not taken for a path either: the block goes to the one file.
+    alone = f"The fixed `inventory.store`:\n{F}python\n{code}{F}\n"
+    assert file_blocks(alone, ["inventory/store.py"]) == [FileBlock("inventory/store.py", code)]

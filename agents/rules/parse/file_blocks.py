@@ -26,6 +26,15 @@ _PATH = re.compile(
     r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,40}(?:/[A-Za-z0-9_][A-Za-z0-9_.-]{0,40}){0,2}\.[A-Za-z0-9]{1,5})"
 )
 _NOT_FILES = {"text", "console", "shell", "bash", "sh", "output", "diff"}
+# What a file's name ends with. `Store.add` or `inventory.store` on a header line is code, not a
+# file: "I'll fix the `Store.add` method ... the updated `inventory/store.py`" counted as naming
+# two files, and a right fix was not written (IDE use, 2026-11-29).
+_SUFFIXES = """py pyi pyx ipynb txt md rst json jsonl toml yaml yml cfg ini conf env csv tsv xml html
+htm css scss less js mjs cjs ts tsx jsx vue svelte sh bash zsh fish bat cmd ps1 c h cc cpp cxx hpp rs go
+java kt kts swift rb php pl lua r sql svg lock log tex mk cmake gradle properties cs fs scala dart ex exs
+erl hs ml clj el vim nix tf proto graphql gql j2 jinja tmpl tpl in out dat pem crt gitignore dockerignore
+editorconfig sample bak orig patch diff"""
+_FILE_SUFFIXES = frozenset(_SUFFIXES.split())
 
 
 @dataclass(frozen=True)
@@ -77,7 +86,12 @@ def _paths_before(text: str) -> list[str]:
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         return []
-    return list(dict.fromkeys(_PATH.findall(lines[-1].replace("`", " ").replace("*", " "))))
+    named = _PATH.findall(lines[-1].replace("`", " ").replace("*", " "))
+    return list(dict.fromkeys(name for name in named if _is_file_name(name)))
+
+
+def _is_file_name(name: str) -> bool:
+    return name.rpartition(".")[2].lower() in _FILE_SUFFIXES
 
 
 @rule(
