@@ -7,9 +7,12 @@ launch's key (the address printed at start carries it once; the answer sets an H
 SameSite=Strict cookie) and, when a browser says where it comes from, come from the IDE's own
 origin. On loopback the cookie is host-only on this launch's own name (`lc-<random>.localhost`,
 gui/launch_guard.launch_host) and counts only on requests to that name and port: cookies ignore
-ports, and one set on 127.0.0.1 went to every local server the user visited. The guard is ASGI
-middleware placed outside all of Gradio's (its CORS middleware too), so it covers every route:
-the page, the API, the queue, uploads, file routes and static files.
+ports, and one set on 127.0.0.1 went to every local server the user visited. The key's address
+under 127.0.0.1 answers a page that checks whether the browser resolves that name (Safari and some
+resolvers do not) and goes on there; where it does not, it says what that costs and lets the user
+go on under 127.0.0.1, the cookie then set there. The guard is ASGI middleware placed outside all
+of Gradio's (its CORS middleware too), so it covers every route: the page, the API, the queue,
+uploads, file routes and static files.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from html import escape
+from json import dumps
+from string import Template
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
@@ -29,6 +35,12 @@ BACKOFF_ENV = "LOCALCREW_LOGIN_BACKOFF_S"  # the first wait after the free failu
 TOKEN_PARAM = "token"
 TOKEN_HEADER = "x-localcrew-token"  # for scripts: the same key as a header instead of the cookie
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# Where the browser cannot open the launch's own name: the user chose to go on under 127.0.0.1.
+FALLBACK_PARAM = "no-own-name"
+# An image under the launch's own name that says only whether the browser reaches it by that name.
+PROBE_PATH = "/localcrew-own-name-probe.svg"
+PROBE_TIMEOUT_MS = 5000  # a resolver that hangs; a name that does not resolve fails at once
+PROBE_IMAGE = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
 
 NO_KEY_MESSAGE = (
     "LocalCrew: open the address printed when it started (it carries this launch's key, ?token=...).\n"
@@ -145,6 +157,62 @@ async def _send_text(send: Any, status: int, text: str, extra: list[tuple[bytes,
     await send({"type": "http.response.body", "body": body})
 
 
+# The key's address under 127.0.0.1 or localhost, in a browser: on to the launch's own name if the
+# browser reaches the server by it, else the warning and the way on under 127.0.0.1 (a click: the
+# cookie goes there only once the user has read what that costs).
+OWN_NAME_PAGE = Template("""<!doctype html><html><head><meta charset="utf-8"><title>LocalCrew</title>
+<style nonce="$nonce">body{font-family:system-ui,sans-serif;margin:15vh auto;max-width:40em;
+padding:0 1em;color:#374151;line-height:1.5}</style></head><body>
+<p id="wait">Opening LocalCrew&hellip;</p>
+<div id="fallback" hidden><h1>This browser cannot open LocalCrew's own address</h1>
+<p id="fallback-warning">This browser could not open this launch's own name ($name), so the key's
+cookie would be kept for $here instead, where every other local server this browser visits on this
+machine also receives it and could drive the IDE while it runs. Safer: open the address LocalCrew
+printed in Chromium or Firefox; or go on here and visit no other local server in this browser while
+LocalCrew runs.</p>
+<p><a id="go-on" href="$fallback">Go on under $here</a></p></div>
+<script nonce="$nonce">
+const own = $own;
+let settled = false;
+function settle(reached) {
+  if (settled) return;
+  settled = true;
+  if (reached) { location.replace(own); return; }
+  document.getElementById("wait").hidden = true;
+  document.getElementById("fallback").hidden = false;
+}
+const probe = new Image();
+probe.onload = () => settle(true);
+probe.onerror = () => settle(false);
+setTimeout(() => settle(false), $timeout_ms);
+probe.src = $probe;
+</script></body></html>
+""")
+
+
+# The key's cookie is set; on to the address without the key.
+GO_ON_PAGE = Template("""<!doctype html><html><head><meta charset="utf-8"><title>LocalCrew</title>
+<meta http-equiv="refresh" content="0;url=$location"></head><body>
+<p><a href="$location">Open LocalCrew</a></p></body></html>
+""")
+
+
+def _script_string(text: str) -> str:
+    return dumps(text).replace("<", "\\u003c")  # no "</script>" in the value ends the script early
+
+
+async def _send_probe_image(send: Any, method: str) -> None:
+    """The probe's answer: a blank image, no cookie (it only shows that the own name reaches here)."""
+    headers = [
+        (b"content-type", b"image/svg+xml"),
+        (b"content-length", str(len(PROBE_IMAGE)).encode()),
+        (b"cache-control", b"no-store"),
+        (b"x-content-type-options", b"nosniff"),
+    ]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": PROBE_IMAGE if method == "GET" else b""})
+
+
 _FRAME_HEADERS = [
     (b"x-frame-options", b"SAMEORIGIN"),
     (b"content-security-policy", b"frame-ancestors 'self'"),
@@ -186,22 +254,40 @@ class HttpGuard:
         # Where the key may be a cookie: this host name only (None: any, off loopback, where the
         # browsers of other machines name this one as they can and --auth guards too).
         self.cookie_host = cookie_host.lower() if cookie_host else None
+        # Hosts (name, port) where a browser that cannot resolve the own name went on: the cookie
+        # was set there, so it counts there too.
+        self._fallback_hosts: set[tuple[str, int]] = set()
         self._login_locks: dict[str, asyncio.Lock] = {}
 
-    def _cookie_host_asked(self, headers: dict[str, str]) -> bool:
-        """Whether the request names this launch's own host and port (or no such host is set)."""
-        if self.cookie_host is None:
-            return True
+    @staticmethod
+    def _asked_host(headers: dict[str, str]) -> tuple[str, int]:
         name, _, port = headers.get("host", "").strip().lower().rpartition(":")
         if not name or not port.isdigit():  # no port: only port 80 leaves it out
-            name, port = headers.get("host", "").strip().lower(), "80"
-        return name == self.cookie_host and int(port) == self.port
+            return headers.get("host", "").strip().lower(), 80
+        return name, int(port)
+
+    def _own_host_asked(self, headers: dict[str, str]) -> bool:
+        """Whether the request names this launch's own host and port (or no such host is set)."""
+        return self.cookie_host is None or self._asked_host(headers) == (self.cookie_host, self.port)
+
+    def _cookie_counts(self, headers: dict[str, str]) -> bool:
+        return self._own_host_asked(headers) or self._asked_host(headers) in self._fallback_hosts
 
     def _has_key(self, headers: dict[str, str]) -> bool:
         given = headers.get(TOKEN_HEADER)
-        if not given and self._cookie_host_asked(headers):
+        if not given and self._cookie_counts(headers):
             given = _cookies(headers.get("cookie", "")).get(self.cookie, "")
         return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
+
+    def _is_probe(self, scope: dict[str, Any], headers: dict[str, str]) -> bool:
+        # Before the origin check: the page under 127.0.0.1 loads it from another site.
+        return (
+            scope["type"] == "http"
+            and scope.get("method") in ("GET", "HEAD")
+            and scope.get("path") == PROBE_PATH
+            and self.cookie_host is not None
+            and self._own_host_asked(headers)
+        )
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -209,6 +295,9 @@ class HttpGuard:
             return
         headers = _headers(scope)
         method = scope.get("method", "GET")
+        if self._is_probe(scope, headers):
+            await _send_probe_image(send, method)
+            return
         problem = cross_origin_problem(scope, headers)
         if problem is not None:
             await self._refuse(scope, send, CROSS_ORIGIN_MESSAGE)
@@ -217,10 +306,7 @@ class HttpGuard:
         given = dict(query).get(TOKEN_PARAM)
         if given is not None and hmac.compare_digest(given.encode(), self.token.encode()):
             if scope["type"] == "http" and method == "GET":
-                if not self._cookie_host_asked(headers):
-                    await self._to_own_host(scope, send)  # the key becomes a cookie there only
-                    return
-                await self._set_cookie_and_redirect(scope, send, query)
+                await self._open_with_key(scope, send, headers, query)
                 return
         elif not self._has_key(headers):
             if scope["type"] == "http" and (method, scope.get("path")) in self._LAUNCH_PROBES:
@@ -240,37 +326,87 @@ class HttpGuard:
             return
         await self.app(scope, receive, _not_framed(send) if scope["type"] == "http" else send)
 
+    async def _open_with_key(
+        self, scope: dict[str, Any], send: Any, headers: dict[str, str], query: list[tuple[str, str]]
+    ) -> None:
+        """The key's address, opened: the cookie where it may be set, else the way to that host."""
+        if self._own_host_asked(headers):
+            await self._set_cookie_and_redirect(scope, send, query, headers)
+        elif any(name == FALLBACK_PARAM for name, _ in query):
+            # The browser could not open the own name and the user, told what it costs, went on
+            # here: the cookie is host-only on this name, as before the own name existed.
+            self._fallback_hosts.add(self._asked_host(headers))
+            await self._set_cookie_and_redirect(scope, send, query, headers)
+        else:
+            await self._own_name_page(scope, send, query, self._asked_host(headers)[0])
+
     async def _set_cookie_and_redirect(
-        self, scope: dict[str, Any], send: Any, query: list[tuple[str, str]]
+        self, scope: dict[str, Any], send: Any, query: list[tuple[str, str]], headers: dict[str, str]
     ) -> None:
         # The key leaves the address bar (and the history) at once; the cookie carries it from now on.
-        rest = urlencode([(k, v) for k, v in query if k != TOKEN_PARAM])
+        rest = urlencode([(k, v) for k, v in query if k not in (TOKEN_PARAM, FALLBACK_PARAM)])
         location = (scope.get("root_path", "") + scope.get("path", "/")) + (f"?{rest}" if rest else "")
         cookie = f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict"
-        headers = [
-            (b"location", location.encode("latin-1")),
+        answer = [
             (b"set-cookie", cookie.encode("latin-1")),
             (b"cache-control", b"no-store"),
             (b"referrer-policy", b"no-referrer"),
-            (b"content-length", b"0"),
         ]
-        await send({"type": "http.response.start", "status": 303, "headers": headers})
-        await send({"type": "http.response.body", "body": b""})
+        if headers.get("sec-fetch-site") in ("none", "same-origin"):  # the user's own address bar
+            answer += [(b"location", location.encode("latin-1")), (b"content-length", b"0")]
+            await send({"type": "http.response.start", "status": 303, "headers": answer})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        # A navigation another site (or file, or a browser without fetch metadata) started, like the
+        # page under 127.0.0.1: a redirect would stay part of it and the browser would withhold the
+        # Strict cookie from the next request. A refresh is this page's own navigation.
+        page = GO_ON_PAGE.substitute(location=escape(location, quote=True)).encode()
+        answer += [
+            (b"content-type", b"text/html; charset=utf-8"),
+            (b"content-length", str(len(page)).encode()),
+            (b"content-security-policy", b"default-src 'none'; frame-ancestors 'none'"),
+            (b"x-frame-options", b"DENY"),
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": answer})
+        await send({"type": "http.response.body", "body": page})
 
-    async def _to_own_host(self, scope: dict[str, Any], send: Any) -> None:
-        """The key's address under 127.0.0.1 or localhost: the same address under this launch's
-        own name (only a request with the key gets here, so only its holder learns the name)."""
-        query = scope.get("query_string", b"").decode("latin-1")
+    async def _own_name_page(
+        self, scope: dict[str, Any], send: Any, query: list[tuple[str, str]], here: str
+    ) -> None:
+        """The key's address under 127.0.0.1 or localhost: a page that goes on to the same address
+        under this launch's own name where the browser reaches it (only a request with the key
+        gets here, so only its holder learns the name), and sets no cookie.
+
+        No 303 for clients that are not browsers: scripts send the key as a header, and one that
+        asks with it in the address gets the own-name address in this page as well."""
+        origin = f"http://{self.cookie_host}:{self.port}"
         path = scope.get("root_path", "") + scope.get("path", "/")
-        location = f"http://{self.cookie_host}:{self.port}{path}" + (f"?{query}" if query else "")
+        rest = scope.get("query_string", b"").decode("latin-1")
+        nonce = secrets.token_urlsafe(16)
+        page = OWN_NAME_PAGE.substitute(
+            nonce=nonce,
+            name=escape(str(self.cookie_host)),
+            here=escape(here),
+            own=_script_string(f"{origin}{path}" + (f"?{rest}" if rest else "")),
+            probe=_script_string(origin + PROBE_PATH),
+            fallback=escape(f"{path}?{urlencode([*query, (FALLBACK_PARAM, '1')])}", quote=True),
+            timeout_ms=PROBE_TIMEOUT_MS,
+        ).encode()
+        policy = (
+            f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; "
+            f"img-src {origin}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        )
         headers = [
-            (b"location", location.encode("latin-1")),
+            (b"content-type", b"text/html; charset=utf-8"),
+            (b"content-length", str(len(page)).encode()),
             (b"cache-control", b"no-store"),
             (b"referrer-policy", b"no-referrer"),
-            (b"content-length", b"0"),
+            (b"content-security-policy", policy.encode("latin-1")),
+            (b"x-frame-options", b"DENY"),
+            (b"x-content-type-options", b"nosniff"),
         ]
-        await send({"type": "http.response.start", "status": 303, "headers": headers})
-        await send({"type": "http.response.body", "body": b""})
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": page})
 
     async def _refuse(self, scope: dict[str, Any], send: Any, message: str) -> None:
         if scope["type"] == "websocket":
