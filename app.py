@@ -346,11 +346,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # A new key each launch, even on loopback: only a tab opened with this address (or a script
     # given the key) can drive the IDE; other local pages and programs' requests are refused. The
     # browser reaches it under this launch's own name (lc-<random>.localhost), where the key's
-    # cookie goes to no other local server: cookies ignore ports.
+    # cookie goes to no other local server: cookies ignore ports. The tab opens the loopback `url`,
+    # which every browser resolves; the guard's page there moves on to the own name where it can.
     token = new_token()
     own_name = launch_host(args.host)
-    shown = own_name or ("127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host)
-    url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{args.port}/?{TOKEN_PARAM}={token}"
+    loopback = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    url, printed = (
+        f"http://{'[' + name + ']' if ':' in name else name}:{args.port}/?{TOKEN_PARAM}={token}"
+        for name in (loopback, own_name or loopback)
+    )
     try:
         splash: StartupSplash | None = StartupSplash(
             args.host, args.port, "Loading the interface; the model loads in the background."
@@ -372,7 +376,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from gui.launch_guard import host_check
 
     page = build_ide_page(state)
-    print(f"LocalCrew on {url} — workspace {state.workspace}", flush=True)
+    print(f"LocalCrew on {printed} — workspace {state.workspace}", flush=True)
     if args.host in ("0.0.0.0", "::"):  # the key is the same whichever address a browser uses
         print(f"From another machine: this machine's address, port {args.port}, with the same ?token=.")
     _report_load_result_when_done(host)
