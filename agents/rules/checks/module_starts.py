@@ -14,6 +14,8 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from agents.request import is_test_file
+from agents.rules.checks.entry_commands import LABEL as COMMANDS
+from agents.rules.checks.entry_commands import broken_commands
 from agents.rules.checks.written_checks import CheckOutcome
 from agents.rules.rule import Stage, rule
 from agents.rules.static.project_imports import import_target, module_name
@@ -110,9 +112,7 @@ def broken_now(context: ToolContext) -> tuple[Check | None, list[str]]:
     files, entries = targets(changed, python_sources(context.files))
     if not files:
         return None, []
-    originals = {rel: context.originals.get(rel) for rel in changed}
-    if len(repr(originals)) > BASELINE_CHARS:
-        originals = {}  # no baseline: a file that fails is taken as broken by the run
+    originals = _baseline(context, changed) or {}  # none: a file that fails is the run's doing
     program = (
         _PROGRAM.replace("__FILES__", repr(files))
         .replace("__ENTRIES__", repr(entries))
@@ -126,20 +126,37 @@ def broken_now(context: ToolContext) -> tuple[Check | None, list[str]]:
     return _report(context, result, "; ".join(lines), command=LABEL), lines
 
 
+def _baseline(context: ToolContext, changed: list[str]) -> dict[str, str | None] | None:
+    """The changed files as they were, or None where they are too big to send (no baseline)."""
+    originals = {rel: context.originals.get(rel) for rel in changed}
+    return originals if len(repr(originals)) <= BASELINE_CHARS else None
+
+
+def _command_check(context: ToolContext) -> Check | None:
+    """The entry points' commands (rule entry_commands), where the run touched an entry point."""
+    changed = changed_python(context)
+    if not changed:
+        return None
+    _, entries = targets(changed, python_sources(context.files))
+    check, _ = broken_commands(context, entries, _baseline(context, changed))
+    return check
+
+
 def with_import_checks(
     context: ToolContext, results: list[Check], outcome: CheckOutcome | None
 ) -> list[Check]:
-    """The round's results with the import check among them when it failed; the written checks'
-    run stays last (the feedback and the ranking read it there)."""
-    check, _ = broken_now(context)
-    if check is None:
+    """The round's results with the import and command checks among them when they failed; the
+    written checks' run stays last (the feedback and the ranking read it there)."""
+    found = [check for check in (broken_now(context)[0], _command_check(context)) if check is not None]
+    if not found:
         return results
-    return [*results[:-1], check, results[-1]] if outcome and results else [*results, check]
+    return [*results[:-1], *found, results[-1]] if outcome and results else [*results, *found]
 
 
 def import_failures(results: list[Check]) -> list[str]:
-    """The lines of a failed import check among a round's results."""
-    return [line for r in results if r.label == LABEL and not r.passed for line in r.problem.split("; ")]
+    """The lines of a failed import or command check among a round's results."""
+    labels = (LABEL, COMMANDS)
+    return [line for r in results if r.label in labels and not r.passed for line in r.problem.split("; ")]
 
 
 # Runs in the sandbox, in the workspace. Each file is imported (as a module, not "__main__") and

@@ -5,6 +5,7 @@ Its rules, in the order they run (as docs/crew.md lists them); each home asks
 from __future__ import annotations
 
 from agents.rules.checks.checks_beside_tests import checks_beside_tests
+from agents.rules.checks.entry_commands import broken_commands
 from agents.rules.checks.expects_output import expects_output
 from agents.rules.checks.module_starts import broken_now
 from agents.rules.checks.tests_before_run import tests_before_run
@@ -17,4 +18,5 @@ ORDER = (
     parse_checks,
     checks_beside_tests,
     broken_now,
+    broken_commands,
 )
