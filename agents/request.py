@@ -23,6 +23,40 @@ def files_named_in(text: str) -> list[str]:
     return list(dict.fromkeys(FILE_NAME.findall(text)))
 
 
+# `python cli.py low`, python3 tools/run.py --dry: a command line the request names (a crash it
+# reports, a run it asks for). Its words end at the first that is prose ("crashes", "now").
+_COMMAND = re.compile(r"\bpython3?\s+((?:-m\s+)?[\w./-]+(?:\.py)?)((?:[ \t]+(?!python)[\w.=/:,+-]+)*)")
+_TEST_RUNNER = re.compile(r"-m\s+(?:pytest|unittest)\b")
+_COMMAND_QUOTED = re.compile(r"`(python3?\s+[^`\n]+)`")
+_PROSE = re.compile(
+    r"^(?:crash\w*|fails?|failed|failing|raises?|raised|gives?|prints?|errors?|throws?|does\w*|now|"
+    r"and|with|is|should|still|too|also|again|when|but|so|to|the|same|way|works?|returns?)$",
+    re.I,
+)
+
+
+def commands_named(text: str) -> list[str]:
+    """The Python command lines the request names, in order: in backticks as written; bare, up to
+    the first word of prose after them."""
+    quoted = [m.group(1).strip() for m in _COMMAND_QUOTED.finditer(text)]
+    found = [c for c in quoted if not _TEST_RUNNER.search(c)]
+    bare = _COMMAND_QUOTED.sub(" ", text)
+    for match in _COMMAND.finditer(bare):
+        target = match.group(1)
+        if not (target.endswith(".py") or target.startswith("-m")) or _TEST_RUNNER.match(target):
+            continue  # the project's tests run anyway
+        words = []
+        for word in match.group(2).split():
+            bare = word.rstrip(".:,;")
+            if _PROSE.match(bare):
+                break
+            words += [bare] if bare else []
+            if bare != word:  # the end of a sentence or a clause
+                break
+        found.append(" ".join(["python", target, *words]))
+    return list(dict.fromkeys(found))
+
+
 def is_test_file(rel: str) -> bool:
     """A file pytest collects by its name."""
     name = Path(rel).name
@@ -258,6 +292,7 @@ class RequestFacts:
     makes: bool = False  # it asks for something to be made (a file may not be there yet)
     changes: bool = False  # it asks for something already there to change
     vague: bool = False  # the whole request is a wish about the code at large ("make it faster")
+    commands: tuple[str, ...] = ()  # Python command lines it names: `python cli.py low`
 
     @classmethod
     def read(cls, text: str) -> RequestFacts:
@@ -285,6 +320,7 @@ class RequestFacts:
             makes=bool(_MAKES.search(text)),
             changes=bool(_CHANGES_CODE.search(text)),
             vague=_VAGUE.fullmatch(text) is not None,
+            commands=tuple(commands_named(text)),
         )
 
     def with_memory(self, memory: str) -> RequestFacts:

@@ -11,6 +11,7 @@ from agents.llm.roles import checks_task
 from agents.request import RequestFacts, is_test_file
 from agents.rules.checks.checks_beside_tests import checks_beside_tests
 from agents.rules.checks.expects_output import expects_output
+from agents.rules.checks.named_commands import crash_evidence
 from agents.rules.checks.tests_before_run import tests_before_run
 from agents.rules.checks.written_checks import (
     CheckOutcome,
@@ -93,6 +94,7 @@ class RoundChecks:
     def tests_before(self, state: RunState) -> None:
         """Runs the project's tests once before round 1 and keeps each test's outcome; says once
         which already fail that the request is not about."""
+        self.command_evidence(state)
         if not state.user_tests or not self.rules.on(tests_before_run):
             return
         state.context.agent = "checks"
@@ -125,6 +127,18 @@ class RoundChecks:
             notice = already_failing_notice(state.tests_before, state.facts)
             if notice:
                 self.bus.emit(Notice(level="info", message=notice))
+
+    def command_evidence(self, state: RunState) -> None:
+        """Rule named_commands: where a command the request names crashes now, round 1 is shown
+        its traceback."""
+        if not state.context.facts.commands:
+            return
+        state.context.agent = "checks"
+        crash = crash_evidence(state.context, state.context.facts)
+        if crash:
+            state.crashes_before = "What the commands the request names do now:\n" + workspace_relative(
+                crash, state.context.root
+            )
 
     def localise(self, state: RunState, judge: list[str], sources: dict[str, str]) -> None:
         """Rule code_under_test: the note that the tests are right and where the fix goes; with no

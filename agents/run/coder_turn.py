@@ -87,7 +87,15 @@ class CoderTurn:
                 fix=not fresh and not focus,
                 rules=focus_rules(focus) if focus else FORMAT_RULES,
                 docs="\n\n".join(
-                    filter(None, [state.request_docs, self.evidence_before(state), localised(state)])
+                    filter(
+                        None,
+                        [
+                            state.request_docs,
+                            self.crashes_before(state),
+                            self.evidence_before(state),
+                            localised(state),
+                        ],
+                    )
                 ),
             )
         )
@@ -106,6 +114,10 @@ class CoderTurn:
         expected = [f.path for f in focus] or state.allowed_files
         self._shape = (expected, fallback, shown_files)
         return self.apply(state, reply)
+
+    def crashes_before(self, state: RunState) -> str:
+        """Round 1 is shown how the commands the request names crash now (rule named_commands)."""
+        return state.crashes_before if state.round_number == 1 else ""
 
     def evidence_before(self, state: RunState) -> str:
         """Round 1 of a request about failing tests is shown how they fail (rule failure_evidence):

@@ -24,6 +24,7 @@ class RunState:
     memory: str = ""  # the previous request, for follow-ups
     context_text: str = ""  # retrieved code
     request_docs: str = ""  # the documentation of the APIs the request names (rule api_docs_named)
+    crashes_before: str = ""  # how the commands the request names crash now (rule named_commands)
     user_tests: bool = False  # the project has tests of its own
     examples_before: str = ""  # the named files' docstring examples, before the coder can drop them
     written_checks: str | None = None  # the reviewer's asserts (or examples), asked once code exists

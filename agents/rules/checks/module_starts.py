@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from agents.request import is_test_file
 from agents.rules.checks.entry_commands import LABEL as COMMANDS
 from agents.rules.checks.entry_commands import broken_commands
+from agents.rules.checks.named_commands import named_command_check
 from agents.rules.checks.written_checks import CheckOutcome
 from agents.rules.rule import Stage, rule
 from agents.rules.static.project_imports import import_target, module_name
@@ -145,9 +146,11 @@ def _command_check(context: ToolContext) -> Check | None:
 def with_import_checks(
     context: ToolContext, results: list[Check], outcome: CheckOutcome | None
 ) -> list[Check]:
-    """The round's results with the import and command checks among them when they failed; the
-    written checks' run stays last (the feedback and the ranking read it there)."""
-    found = [check for check in (broken_now(context)[0], _command_check(context)) if check is not None]
+    """The round's results with the import and command checks (rules modules_import, entry_commands,
+    named_commands) among them when they failed; the written checks' run stays last (the feedback
+    and the ranking read it there)."""
+    ran = (broken_now(context)[0], _command_check(context), named_command_check(context))
+    found = [check for check in ran if check is not None]
     if not found:
         return results
     return [*results[:-1], *found, results[-1]] if outcome and results else [*results, *found]

@@ -8,6 +8,7 @@ from agents.rules.checks.checks_beside_tests import checks_beside_tests
 from agents.rules.checks.entry_commands import broken_commands
 from agents.rules.checks.expects_output import expects_output
 from agents.rules.checks.module_starts import broken_now
+from agents.rules.checks.named_commands import named_command_check
 from agents.rules.checks.tests_before_run import tests_before_run
 from agents.rules.checks.written_checks import example_checks, parse_checks
 
@@ -19,4 +20,5 @@ ORDER = (
     checks_beside_tests,
     broken_now,
     broken_commands,
+    named_command_check,
 )

@@ -1,0 +1,68 @@
+"""Rule named_commands: a Python command the request names is run before round 1 (its traceback
+shown to the coder) and after each round (a traceback fails the round). In the IDE, "python cli.py
+low crashes: TypeError ... Fix it." ran to the end of its time with every check passing."""
+
+from pathlib import Path
+
+from agents.events import CheckRun
+from agents.request import commands_named
+from tests.crew_script import crew, events, files
+
+CLI = """import argparse
+import sys
+
+
+def main(argv):
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    low = sub.add_parser("low")
+    args = parser.parse_args(argv)
+    if args.command == "low":
+        print(low([3, 1, 7]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
+"""
+FIXED = CLI.replace("print(low([3, 1, 7]))", "print([n for n in [3, 1, 7] if n < 5])")
+TESTS = "def test_unrelated():\n    assert 1 + 1 == 2\n"
+REQUEST = "python cli.py low crashes: TypeError: 'ArgumentParser' object is not callable. Fix it."
+
+
+def test_the_command_lines_a_request_names() -> None:
+    assert commands_named(REQUEST) == ["python cli.py low"]
+    two = "python cli.py low crashes. python3 cli.py list crashes the same way now."
+    assert commands_named(two) == ["python cli.py low", "python cli.py list"]
+    assert commands_named("Running `python cli.py add apple 10 0.5` prints nothing") == [
+        "python cli.py add apple 10 0.5"
+    ]
+    assert commands_named("Run python -m pytest and fix what fails") == []  # the tests run anyway
+    assert commands_named("I write python every day; add a docstring to cli.py") == []
+
+
+def _project(root: Path) -> None:
+    (root / "cli.py").write_text(CLI)
+    (root / "test_misc.py").write_text(TESTS)
+
+
+def test_the_crash_is_shown_first_and_a_round_that_still_crashes_fails(tmp_path: Path) -> None:
+    _project(tmp_path)
+    summary, bus, engine = crew(
+        tmp_path, REQUEST, coder=[files(("cli.py", CLI)), files(("cli.py", FIXED))], rounds=2
+    )
+    first = engine.calls_of("coder")[0].prompt
+    assert "$ python cli.py low" in first and "line 11, in main" in first  # the traceback
+    crashed = [c for c in events(bus, CheckRun) if "python cli.py low fails: TypeError" in c.problem]
+    assert crashed, "round 1 gave cli.py back unchanged: it still crashes"
+    assert summary.checks_passed
+    assert (tmp_path / "cli.py").read_text() == FIXED
+
+
+def test_switched_off_the_crash_is_neither_shown_nor_checked(tmp_path: Path) -> None:
+    _project(tmp_path)
+    still = CLI.replace("[3, 1, 7]", "[3, 1, 8]")  # a change, and it still crashes
+    off = frozenset({"named_commands", "plain_retry"})
+    summary, bus, engine = crew(tmp_path, REQUEST, coder=[files(("cli.py", still))], without=off)
+    assert "$ python cli.py low" not in engine.calls_of("coder")[0].prompt  # no traceback shown
+    assert not any("python cli.py low fails" in c.problem for c in events(bus, CheckRun))
