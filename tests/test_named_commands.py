@@ -66,3 +66,21 @@ def test_switched_off_the_crash_is_neither_shown_nor_checked(tmp_path: Path) -> 
     summary, bus, engine = crew(tmp_path, REQUEST, coder=[files(("cli.py", still))], without=off)
     assert "$ python cli.py low" not in engine.calls_of("coder")[0].prompt  # no traceback shown
     assert not any("python cli.py low fails" in c.problem for c in events(bus, CheckRun))
+
+
+def test_a_command_line_the_program_refuses_fails_too(tmp_path: Path) -> None:
+    # The follow-up "let low take --below N" gave a cli.py whose low takes no --below: argparse's
+    # "unrecognized arguments" is no traceback, and the round passed every check.
+    (tmp_path / "cli.py").write_text(FIXED)
+    (tmp_path / "test_misc.py").write_text(TESTS)
+    request = "python cli.py low --below 3 fails: unrecognized arguments. Let low take --below N."
+    takes = FIXED.replace(
+        '    low = sub.add_parser("low")\n',
+        '    low = sub.add_parser("low")\n    low.add_argument("--below", type=int)\n',
+    )
+    summary, bus, engine = crew(
+        tmp_path, request, coder=[files(("cli.py", FIXED)), files(("cli.py", takes))], rounds=2
+    )
+    assert "unrecognized arguments: --below" in engine.calls_of("coder")[0].prompt
+    assert any("python cli.py low --below 3 fails" in c.problem for c in events(bus, CheckRun))
+    assert summary.checks_passed and (tmp_path / "cli.py").read_text() == takes

@@ -81,7 +81,8 @@ def named_command_check(context: ToolContext) -> Check | None:
 
 
 # Runs in the sandbox, in the workspace: each command with no input and a short limit (one still
-# running at its limit has started); a crash is a traceback, cut to its last lines.
+# running at its limit has started); a crash is a traceback, cut to its last lines, or argparse
+# refusing the command line the user wrote.
 _PROGRAM = r"""
 import json, re, subprocess, sys
 COMMANDS = __COMMANDS__
@@ -92,9 +93,14 @@ for command, argv in COMMANDS.items():
     except subprocess.TimeoutExpired:
         continue
     err = done.stderr
+    lines = [line for line in err.splitlines() if line.strip()]
+    usage = [line for line in lines if re.match(r"^\S+: error: ", line)]
+    if done.returncode == 2 and usage and lines[0].startswith("usage:"):
+        # argparse refused the command line the user gave ("unrecognized arguments: --below")
+        print("CRASH " + json.dumps({"command": command, "error": usage[-1][:200], "traceback": err[-800:]}))
+        continue
     if done.returncode == 0 or "Traceback (most recent call last)" not in err:
         continue
-    lines = [line for line in err.splitlines() if line.strip()]
     if not lines or lines[-1].startswith("EOFError"):
         continue  # it waited for input: it ran
     tail = "\n".join(lines[-__LINES__:])
