@@ -84,3 +84,26 @@ def test_a_new_test_file_named_is_a_target() -> None:
         "orders.py",
         "test_median.py",
     ]
+
+
+def test_a_method_named_with_its_class_and_no_file_means_the_file_that_defines_it() -> None:
+    # IDE use: "Add a docstring to Store.remove" was shown the previous run's three files instead.
+    assert _allowed("Add a docstring to Order.calc_total saying what it returns.") == ["orders.py"]
+    assert _allowed("Add a docstring to Order.missing.") == []  # no such method: no limit, as before
+    assert _allowed("Call Order.calc_total in main.py twice.")[0] == "main.py"  # a file named decides
+
+
+def test_a_new_topic_naming_a_method_is_shown_its_file_not_the_last_runs(tmp_path: Path) -> None:
+    for rel, text in PROJECT.items():
+        (tmp_path / rel).write_text(text)
+    line = PROJECT["report.py"].replace("o.calc_total()", "o.calc_total() + 0")
+    crew(tmp_path, "In report.py make line() add zero.", coder=[files(("report.py", line))])
+    documented = PROJECT["orders.py"].replace(
+        "    def calc_total(self):\n", '    def calc_total(self):\n        """One."""\n'
+    )
+    _, _, engine = crew(
+        tmp_path, "Add a docstring to Order.calc_total.", coder=[files(("orders.py", documented))]
+    )
+    prompt = engine.calls_of("coder")[0].prompt
+    assert "class Order" in prompt.split("Request:")[0]  # orders.py is shown
+    assert (tmp_path / "orders.py").read_text() == documented

@@ -6,12 +6,14 @@ Named only the second, the coder could write nothing but a test it must not edit
 told to leave; named report.py and main.py, it could not write orders.py, where the method to
 rename lives. So: the named files and the project modules the targets import, and for a rename the
 files that use the old name ("…and update every use"); no limit at all when the request names no
-target (the coder may then write the project's code, as when it names none).
+target (the coder may then write the project's code, as when it names none). A request that names
+no file but a `Class.method` one project file defines is about that file.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 
 from agents.request import RequestFacts, is_user_test
@@ -28,6 +30,40 @@ def is_target(rel: str, facts: RequestFacts, existing: set[str]) -> bool:
     if not rel.endswith(".py") and rel in existing:
         return facts.asks_to_change(rel)
     return True
+
+
+_MEMBER = re.compile(r"\b([A-Z]\w*)\.([A-Za-z_]\w*)\b")
+MOST_FILES_READ = 300  # a request naming `Store.remove` and no file: where is Store defined
+
+
+def member_owners(text: str, existing: list[str], texts: Callable[[list[str]], dict[str, str]]) -> list[str]:
+    """The project files defining the `Class.method`s a request names, where one file defines each:
+    "Add a docstring to Store.remove" names no file, and the coder was shown the previous run's
+    three files instead of inventory/store.py, copied them back and wrote no docstring (IDE use)."""
+    members = set(_MEMBER.findall(text))
+    if not members:
+        return []
+    code = [rel for rel in existing if rel.endswith(".py") and not is_user_test(rel)][:MOST_FILES_READ]
+    found: dict[tuple[str, str], list[str]] = {}
+    for rel, source in texts(code).items():
+        for member in members & _members(source):
+            found.setdefault(member, []).append(rel)
+    return list(dict.fromkeys(owners[0] for owners in found.values() if len(owners) == 1))
+
+
+def _members(source: str) -> set[tuple[str, str]]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set()
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
+    return {
+        (node.name, item.name)
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+        for item in node.body
+        if isinstance(item, kinds)
+    }
 
 
 def imported_files(rel: str, source: str, modules: dict[str, str]) -> list[str]:
@@ -69,12 +105,14 @@ def work_files(
         return list(facts.files)
     have = set(existing)
     targets = [rel for rel in facts.files if is_target(rel, facts, have)]
+    if not facts.files:
+        targets = member_owners(facts.text, existing, texts)
     if not targets:
         return []
     modules = {module_name(rel): rel for rel in existing if rel.endswith(".py")}
     # The other named files stay: they are shown (scores.csv's rows, to the code that reads it),
     # and the write rules refuse a change to them the request does not ask for.
-    allowed = list(facts.files)
+    allowed = list(dict.fromkeys([*facts.files, *targets]))
     for rel, source in texts([t for t in targets if t.endswith(".py") and t in have]).items():
         for imported in imported_files(rel, source, modules):
             if imported not in allowed and not is_user_test(imported):
