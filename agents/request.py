@@ -26,6 +26,7 @@ def files_named_in(text: str) -> list[str]:
 # `python cli.py low`, python3 tools/run.py --dry: a command line the request names (a crash it
 # reports, a run it asks for). Its words end at the first that is prose ("crashes", "now").
 _COMMAND = re.compile(r"\bpython3?\s+((?:-m\s+)?[\w./-]+(?:\.py)?)((?:[ \t]+(?!python)[\w.=/:,+-]+)*)")
+_MEMBER = re.compile(r"\b([A-Z]\w*)\.([A-Za-z_]\w*)\b")  # Store.remove
 _TEST_RUNNER = re.compile(r"-m\s+(?:pytest|unittest)\b")
 _COMMAND_QUOTED = re.compile(r"`(python3?\s+[^`\n]+)`")
 _PROSE = re.compile(
@@ -293,6 +294,7 @@ class RequestFacts:
     changes: bool = False  # it asks for something already there to change
     vague: bool = False  # the whole request is a wish about the code at large ("make it faster")
     commands: tuple[str, ...] = ()  # Python command lines it names: `python cli.py low`
+    members: frozenset[tuple[str, str]] = frozenset()  # the Class.method names it writes
 
     @classmethod
     def read(cls, text: str) -> RequestFacts:
@@ -321,6 +323,7 @@ class RequestFacts:
             changes=bool(_CHANGES_CODE.search(text)),
             vague=_VAGUE.fullmatch(text) is not None,
             commands=tuple(commands_named(text)),
+            members=frozenset(_MEMBER.findall(text)),
         )
 
     def with_memory(self, memory: str) -> RequestFacts:

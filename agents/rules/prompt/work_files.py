@@ -13,7 +13,6 @@ no file but a `Class.method` one project file defines is about that file.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Callable
 
 from agents.request import RequestFacts, is_user_test
@@ -32,15 +31,15 @@ def is_target(rel: str, facts: RequestFacts, existing: set[str]) -> bool:
     return True
 
 
-_MEMBER = re.compile(r"\b([A-Z]\w*)\.([A-Za-z_]\w*)\b")
 MOST_FILES_READ = 300  # a request naming `Store.remove` and no file: where is Store defined
 
 
-def member_owners(text: str, existing: list[str], texts: Callable[[list[str]], dict[str, str]]) -> list[str]:
+def member_owners(
+    members: frozenset[tuple[str, str]], existing: list[str], texts: Callable[[list[str]], dict[str, str]]
+) -> list[str]:
     """The project files defining the `Class.method`s a request names, where one file defines each:
     "Add a docstring to Store.remove" names no file, and the coder was shown the previous run's
     three files instead of inventory/store.py, copied them back and wrote no docstring (IDE use)."""
-    members = set(_MEMBER.findall(text))
     if not members:
         return []
     code = [rel for rel in existing if rel.endswith(".py") and not is_user_test(rel)][:MOST_FILES_READ]
@@ -106,7 +105,7 @@ def work_files(
     have = set(existing)
     targets = [rel for rel in facts.files if is_target(rel, facts, have)]
     if not facts.files:
-        targets = member_owners(facts.text, existing, texts)
+        targets = member_owners(facts.members, existing, texts)
     if not targets:
         return []
     modules = {module_name(rel): rel for rel in existing if rel.endswith(".py")}
