@@ -6,7 +6,7 @@ from pathlib import Path
 
 from agents.events import CheckRun
 from agents.request import commands_named
-from tests.crew_script import crew, events, files
+from tests.crew_script import crew, events, files, notices
 
 CLI = """import argparse
 import sys
@@ -49,7 +49,7 @@ def _project(root: Path) -> None:
 def test_the_crash_is_shown_first_and_a_round_that_still_crashes_fails(tmp_path: Path) -> None:
     _project(tmp_path)
     summary, bus, engine = crew(
-        tmp_path, REQUEST, coder=[files(("cli.py", CLI)), files(("cli.py", FIXED))], rounds=2
+        tmp_path, REQUEST, coder=[files(("cli.py", CLI))] + [files(("cli.py", FIXED))] * 4, rounds=2
     )
     first = engine.calls_of("coder")[0].prompt
     assert "$ python cli.py low" in first and "line 11, in main" in first  # the traceback
@@ -79,8 +79,26 @@ def test_a_command_line_the_program_refuses_fails_too(tmp_path: Path) -> None:
         '    low = sub.add_parser("low")\n    low.add_argument("--below", type=int)\n',
     )
     summary, bus, engine = crew(
-        tmp_path, request, coder=[files(("cli.py", FIXED)), files(("cli.py", takes))], rounds=2
+        tmp_path, request, coder=[files(("cli.py", FIXED))] + [files(("cli.py", takes))] * 4, rounds=2
     )
     assert "unrecognized arguments: --below" in engine.calls_of("coder")[0].prompt
     assert any("python cli.py low --below 3 fails" in c.problem for c in events(bus, CheckRun))
     assert summary.checks_passed and (tmp_path / "cli.py").read_text() == takes
+
+
+def test_a_crashing_command_judges_a_candidate_search(tmp_path: Path) -> None:
+    # Request 8 in the IDE: the greedy answer gave cli.py back unchanged twice; the search that a
+    # failing test starts now starts on a crashing command too.
+    _project(tmp_path)
+    replies = [files(("cli.py", c)) for c in (CLI, CLI.replace("[3, 1, 7]", "[3, 1]"), FIXED, CLI, CLI)]
+    summary, bus, engine = crew(tmp_path, REQUEST, coder=replies, rounds=3)
+    assert summary.checks_passed and (tmp_path / "cli.py").read_text() == FIXED
+    first, *batch = engine.calls_of("coder")
+    assert len(batch) == 4 and all(c.messages == batch[0].messages for c in batch)  # decoded together
+    said = notices(bus)
+    assert any(
+        "Round 2 of 3: 4 candidates decoded together, each tried on python cli.py low" in n for n in said
+    )
+    assert any("Candidate 1 of 4 fails" in n for n in said) and any(
+        "Candidate 2 of 4 passes" in n for n in said
+    )

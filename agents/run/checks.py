@@ -134,7 +134,7 @@ class RoundChecks:
         if not state.context.facts.commands:
             return
         state.context.agent = "checks"
-        crash = crash_evidence(state.context, state.context.facts)
+        crash, state.crashed_commands = crash_evidence(state.context, state.context.facts)
         if crash:
             state.crashes_before = "What the commands the request names do now:\n" + workspace_relative(
                 crash, state.context.root

@@ -25,6 +25,7 @@ class RunState:
     context_text: str = ""  # retrieved code
     request_docs: str = ""  # the documentation of the APIs the request names (rule api_docs_named)
     crashes_before: str = ""  # how the commands the request names crash now (rule named_commands)
+    crashed_commands: list[str] = field(default_factory=list)  # those commands: a search's judge
     user_tests: bool = False  # the project has tests of its own
     examples_before: str = ""  # the named files' docstring examples, before the coder can drop them
     written_checks: str | None = None  # the reviewer's asserts (or examples), asked once code exists

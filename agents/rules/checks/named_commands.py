@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 
 from agents.request import RequestFacts
@@ -32,10 +33,10 @@ def _argv(command: str) -> list[str] | None:
     return words[1:] if len(words) > 1 and words[0].startswith("python") else None
 
 
-def _runs(context: ToolContext, facts: RequestFacts) -> list[dict[str, str]]:
+def _runs(context: ToolContext, named: Sequence[str]) -> list[dict[str, str]]:
     """Each named command's crash in the sandbox ({command, error, traceback}); none that ended
     without one. Nothing it writes is applied back."""
-    commands = {c: argv for c in facts.commands[:MOST] if (argv := _argv(c))}
+    commands = {c: argv for c in named[:MOST] if (argv := _argv(c))}
     if not commands:
         return []
     program = _PROGRAM.replace("__COMMANDS__", repr(commands)).replace("__LINES__", str(TRACEBACK_LINES))
@@ -52,11 +53,21 @@ def _runs(context: ToolContext, facts: RequestFacts) -> list[dict[str, str]]:
     return crashes
 
 
-def crash_evidence(context: ToolContext, facts: RequestFacts) -> str:
-    """What the named commands do now, where they crash: shown to the coder before round 1."""
+def crash_evidence(context: ToolContext, facts: RequestFacts) -> tuple[str, list[str]]:
+    """What the named commands do now, where they crash (shown to the coder before round 1), and
+    the commands that crash (a judge for the candidate search)."""
     if not context.rules.on(named_command_check):
-        return ""
-    return "\n\n".join(f"$ {c['command']}\n{c['traceback']}" for c in _runs(context, facts))
+        return "", []
+    crashes = _runs(context, facts.commands)
+    shown = "\n\n".join(f"$ {c['command']}\n{c['traceback']}" for c in crashes)
+    return shown, [c["command"] for c in crashes]
+
+
+def run_commands_judge(context: ToolContext, commands: Sequence[str]) -> tuple[Check, int]:
+    """The commands as a candidate's judge: a check, and how many of them no longer crash."""
+    crashes = _runs(context, commands)
+    problem = "; ".join(f"{c['command']} fails: {c['error']}" for c in crashes)
+    return _report(context, context.runs[-1], problem, command=LABEL), len(commands) - len(crashes)
 
 
 @rule(
@@ -73,7 +84,7 @@ def named_command_check(context: ToolContext) -> Check | None:
     facts = context.facts
     if not facts.commands or not context.rules.on(named_command_check):
         return None
-    crashes = _runs(context, facts)
+    crashes = _runs(context, facts.commands)
     if not crashes:
         return None
     problem = "; ".join(f"{c['command']} fails: {c['error']}" for c in crashes)

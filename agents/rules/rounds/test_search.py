@@ -1,6 +1,7 @@
 """Rule test_judged_candidates: where the project's own failing tests judge the request ("this test
-fails, fix it"), round 1 is the greedy answer and each later round decodes several candidates in
-one batch; each is run against those tests (them first, then the whole suite), and the run stops
+fails, fix it"), or a command it names that crashes now ("python cli.py low fails: ..."), round 1
+is the greedy answer and each later round decodes several candidates in one batch; each is run
+against that judge (it first, then the whole suite), and the run stops
 at the first that passes; a round none passes leaves its best candidate on disk, and the next
 round starts from it and its failure.
 
@@ -20,6 +21,7 @@ from typing import Any, Protocol
 
 from agents.events import CheckRun, EventBus, FileChanged, Notice, ReviewVerdict, preview
 from agents.llm.local_llm import RunCancelledError
+from agents.rules.checks.named_commands import run_commands_judge
 from agents.rules.prompt.failure_evidence import evidence
 from agents.rules.rule import RuleSwitches, Stage, rule
 from agents.run.crew_tools import Check, ToolContext, suite_limits
@@ -63,18 +65,24 @@ class Tried:
     "test_judged_candidates",
     Stage.ROUNDS,
     reason=(
-        "where failing project tests judge the request, after a greedy first try each round decodes "
+        "where failing project tests (or a named command that crashes) judge the request, after a greedy "
+        "first try each round decodes "
         "several candidates in one batch, runs those tests then the suite on each, stops at the first "
         "that passes, and starts the next round from the best"
     ),
     evidence="bench/results/2026-11-28-test-judged-candidates",
 )
 def judge_of(state: RunState, rules: RuleSwitches) -> list[str]:
-    """The failing tests this run is judged by ([]: no search): only where the rule is on and the
-    project's tests ran before the run."""
+    """What this run is judged by ([]: no search), where the rule is on: the failing tests the
+    request is about (the project's tests ran before the run), else the commands it names that
+    crash now (rule named_commands: "python cli.py low --below 3 fails")."""
     if not rules.on(judge_of):
         return []
-    return judged_tests(state.tests_before, state.facts)
+    return judged_tests(state.tests_before, state.facts) or state.crashed_commands
+
+
+def _commands(judge: list[str]) -> bool:
+    return bool(judge) and all(item.startswith("python") for item in judge)
 
 
 def candidate_settings(base: GenerationSettings, round_number: int, n: int) -> list[GenerationSettings]:
@@ -91,7 +99,10 @@ def candidate_settings(base: GenerationSettings, round_number: int, n: int) -> l
 
 
 def run_judge(context: ToolContext, tests: list[str], before: TestResults | None) -> tuple[Check, int]:
-    """The judge's tests, alone (the files that hold them): a check, and how many of them passed."""
+    """The judge's tests, alone (the files that hold them), or its commands: a check, and how many
+    of them passed."""
+    if _commands(tests):
+        return run_commands_judge(context, tests)
     files = sorted({test_file(t) for t in tests})
     limits = suite_limits(context.limits, before)
     result = run_pytest(context.root, files[0], limits=limits, extra=("-rA", "--tb=short", *files[1:]))
@@ -159,7 +170,7 @@ def _budget(state: RunState, judge: list[str], batch: int) -> str:
     more = f"; {later} round(s) more of {batch} candidates decoded together if none passes" if later else ""
     return (
         f"Round {state.round_number} of {state.rounds}: {what}, each tried on {tests}, then on the"
-        f" whole suite; the first that passes ends the run{more}."
+        f" whole {'project' if _commands(judge) else 'suite'}; the first that passes ends the run{more}."
     )
 
 
@@ -172,7 +183,11 @@ def _try(crew: SearchHost, state: RunState, judge: list[str], written_before: in
     else:
         state.results, state.outcome, state.failures, state.passed = [check], None, [], False
         state.check_lines = [check.summary()]
-        shown = evidence(check.result.stdout_tail, judge).splitlines()
+        shown = (
+            check.problem.split("; ")
+            if _commands(judge)
+            else evidence(check.result.stdout_tail, judge).splitlines()
+        )
         crew.bus.emit(
             ReviewVerdict(round=state.round_number, approved=False, fixes=state.problems + shown[:6])
         )
