@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
+from agents.rules.checks.probe_program import HELPERS
 from agents.rules.rule import Stage, rule
 from agents.run.crew_tools import Check, ToolContext, _report
 from tools.sandbox import run_command
@@ -55,10 +56,10 @@ def broken_commands(
 # limit has started. A command fails when it ends in a traceback; one that failed the same way on
 # the project as it was (a copy of its files with the run's changes undone) is not the run's doing.
 # A new command is excused a missing file or input (it may need data the user has not made yet).
-_PROGRAM = r"""
-import os, re, shutil, subprocess, sys, tempfile
+_PROGRAM = (
+    HELPERS
+    + r"""
 ENTRIES, ORIGINALS, BASELINE, MOST = __ENTRIES__, __ORIGINALS__, __BASELINE__, __MOST__
-SKIP = {"__pycache__", "node_modules", "site-packages"}
 EXCUSED_NEW = {"FileNotFoundError", "EOFError", "PermissionError", "KeyboardInterrupt"}
 
 
@@ -78,16 +79,7 @@ def error(root, done):
         return ""  # a usage error or a chosen exit code: the program said no, it did not crash
     if not re.match(r"^[\w.]+(Error|Exception|Interrupt)\b", lines[-1]):
         return ""
-    top = os.path.abspath(root)
-    where = re.findall(r'File "([^"<]+)", line (\d+)', done.stderr)
-    here = [(os.path.abspath(os.path.join(top, f)), n) for f, n in where]
-    here = [(f, n) for f, n in here if f.startswith(top + os.sep)]
-    place = f" ({os.path.relpath(here[-1][0], top)} line {here[-1][1]})" if here else ""
-    return lines[-1][:200] + place
-
-
-def kind(message):
-    return message.split(":")[0].strip().rsplit(".", 1)[-1]
+    return lines[-1][:200] + place(root, done.stderr)
 
 
 def commands(root, rel):
@@ -102,28 +94,7 @@ def commands(root, rel):
     return [line.split()[0] for line in block.group(1).splitlines()][:MOST] if block else []
 
 
-def baseline():
-    folder = tempfile.mkdtemp()
-    for top, dirs, names in os.walk("."):
-        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in SKIP]
-        for name in names:
-            rel = os.path.relpath(os.path.join(top, name), ".")
-            if os.path.getsize(rel) < 2_000_000:
-                os.makedirs(os.path.join(folder, os.path.dirname(rel)), exist_ok=True)
-                shutil.copyfile(rel, os.path.join(folder, rel))
-    for rel, text in ORIGINALS.items():
-        path = os.path.join(folder, rel)
-        if text is None:
-            if os.path.exists(path):
-                os.remove(path)
-        else:
-            os.makedirs(os.path.dirname(path) or folder, exist_ok=True)
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(text)
-    return folder
-
-
-before = baseline() if BASELINE else None
+before = baseline(ORIGINALS, True) if BASELINE else None
 for rel in ENTRIES:
     had = before is not None and os.path.exists(os.path.join(before, rel))
     old = set(commands(before, rel)) if had else set()
@@ -139,3 +110,4 @@ for rel in ENTRIES:
         elif kind(now) not in EXCUSED_NEW:
             print(f"BROKEN python {rel} {name} (new) fails: {now}")
 """
+)

@@ -17,6 +17,7 @@ from agents.request import is_test_file
 from agents.rules.checks.entry_commands import LABEL as COMMANDS
 from agents.rules.checks.entry_commands import broken_commands
 from agents.rules.checks.named_commands import named_command_check
+from agents.rules.checks.probe_program import HELPERS
 from agents.rules.checks.written_checks import CheckOutcome
 from agents.rules.rule import Stage, rule
 from agents.rules.static.project_imports import import_target, module_name
@@ -167,8 +168,9 @@ def import_failures(results: list[Check]) -> list[str]:
 # hangs or exits cannot take the others with it. A failure is tried again on the project as it
 # was (its Python files, the run's changes undone, in a temporary folder) and counts only when
 # that one did not fail so. A start that is still running at its limit has started.
-_PROGRAM = r"""
-import os, re, shutil, subprocess, sys, tempfile
+_PROGRAM = (
+    HELPERS
+    + r"""
 FILES, ENTRIES, ORIGINALS = __FILES__, __ENTRIES__, __ORIGINALS__
 STRUCTURAL = {"SyntaxError", "IndentationError", "TabError", "ImportError", "ModuleNotFoundError",
               "NameError"}
@@ -191,37 +193,7 @@ def probe(root, argv, timeout):
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     if not lines or not re.match(r"^[\w.]+(Error|Exception|Exit)\b", lines[-1]):
         return "" if not lines else f"exit code {done.returncode}"
-    top = os.path.abspath(root)
-    where = re.findall(r'File "([^"<]+)", line (\d+)', done.stderr)
-    here = [(os.path.abspath(os.path.join(top, f)), n) for f, n in where]
-    here = [(f, n) for f, n in here if f.startswith(top + os.sep)]
-    place = f" ({os.path.relpath(here[-1][0], top)} line {here[-1][1]})" if here else ""
-    return lines[-1][:200] + place
-
-
-def kind(error):
-    return error.split(":")[0].strip().rsplit(".", 1)[-1]
-
-
-def baseline():
-    folder = tempfile.mkdtemp()
-    for top, dirs, names in os.walk("."):
-        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("__pycache__", "node_modules")]
-        for name in names:
-            if name.endswith(".py"):
-                rel = os.path.relpath(os.path.join(top, name), ".")
-                os.makedirs(os.path.join(folder, os.path.dirname(rel)), exist_ok=True)
-                shutil.copyfile(rel, os.path.join(folder, rel))
-    for rel, text in ORIGINALS.items():
-        path = os.path.join(folder, rel)
-        if text is None:
-            if os.path.exists(path):
-                os.remove(path)
-        else:
-            os.makedirs(os.path.dirname(path) or folder, exist_ok=True)
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(text)
-    return folder
+    return lines[-1][:200] + place(root, done.stderr)
 
 
 before = None
@@ -234,7 +206,7 @@ for rel in FILES:
     if not (now or started):
         continue
     if ORIGINALS and before is None:
-        before = baseline()
+        before = baseline(ORIGINALS, False)
     existed = before is not None and os.path.exists(os.path.join(before, rel))
     if now:
         then = probe(before, ["-c", IMPORT, module(rel)], 5) if existed else "new"
@@ -245,3 +217,4 @@ for rel in FILES:
         if kind(then) not in STRUCTURAL:
             print(f"BROKEN {rel} does not start: {started}")
 """
+)
