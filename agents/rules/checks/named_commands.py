@@ -18,7 +18,7 @@ from dataclasses import replace
 from agents.request import RequestFacts
 from agents.rules.rule import Stage, rule
 from agents.run.crew_tools import Check, ToolContext, _report
-from tools.sandbox import run_command
+from tools.sandbox import RunResult, run_command
 
 LABEL = "the commands the request names"
 MOST = 3
@@ -33,12 +33,13 @@ def _argv(command: str) -> list[str] | None:
     return words[1:] if len(words) > 1 and words[0].startswith("python") else None
 
 
-def _runs(context: ToolContext, named: Sequence[str]) -> list[dict[str, str]]:
-    """Each named command's crash in the sandbox ({command, error, traceback}); none that ended
-    without one. Nothing it writes is applied back."""
+def _runs(context: ToolContext, named: Sequence[str]) -> tuple[list[dict[str, str]], RunResult | None]:
+    """Each named command's crash in the sandbox ({command, error, traceback}; none for one that
+    ended without one), and the sandbox's run (None: no command to run). Nothing it writes is
+    applied back."""
     commands = {c: argv for c in named[:MOST] if (argv := _argv(c))}
     if not commands:
-        return []
+        return [], None
     program = _PROGRAM.replace("__COMMANDS__", repr(commands)).replace("__LINES__", str(TRACEBACK_LINES))
     limits = replace(context.limits, apply_back=False, wall_s=max(context.limits.wall_s, 60.0))
     result = run_command(context.root, [sys.executable, "-c", program], limits)
@@ -49,8 +50,12 @@ def _runs(context: ToolContext, named: Sequence[str]) -> list[dict[str, str]]:
             crashes.append(json.loads(line))
         except ValueError:
             continue
-    context.runs.append(result)
-    return crashes
+    return crashes, result
+
+
+def _report_crashes(context: ToolContext, result: RunResult, crashes: list[dict[str, str]]) -> Check:
+    problem = "; ".join(f"{c['command']} fails: {c['error']}" for c in crashes)
+    return _report(context, result, problem, command=LABEL)
 
 
 def crash_evidence(context: ToolContext, facts: RequestFacts) -> tuple[str, list[str]]:
@@ -58,16 +63,17 @@ def crash_evidence(context: ToolContext, facts: RequestFacts) -> tuple[str, list
     the commands that crash (a judge for the candidate search)."""
     if not context.rules.on(named_command_check):
         return "", []
-    crashes = _runs(context, facts.commands)
+    crashes, _ = _runs(context, facts.commands)
     shown = "\n\n".join(f"$ {c['command']}\n{c['traceback']}" for c in crashes)
     return shown, [c["command"] for c in crashes]
 
 
 def run_commands_judge(context: ToolContext, commands: Sequence[str]) -> tuple[Check, int]:
-    """The commands as a candidate's judge: a check, and how many of them no longer crash."""
-    crashes = _runs(context, commands)
-    problem = "; ".join(f"{c['command']} fails: {c['error']}" for c in crashes)
-    return _report(context, context.runs[-1], problem, command=LABEL), len(commands) - len(crashes)
+    """The commands as a candidate's judge: a check, and how many of them no longer crash. The
+    commands are ones that crashed before the run, so each runs."""
+    crashes, result = _runs(context, commands)
+    assert result is not None
+    return _report_crashes(context, result, crashes), len(commands) - len(crashes)
 
 
 @rule(
@@ -84,11 +90,8 @@ def named_command_check(context: ToolContext) -> Check | None:
     facts = context.facts
     if not facts.commands or not context.rules.on(named_command_check):
         return None
-    crashes = _runs(context, facts.commands)
-    if not crashes:
-        return None
-    problem = "; ".join(f"{c['command']} fails: {c['error']}" for c in crashes)
-    return _report(context, context.runs[-1], problem, command=LABEL)
+    crashes, result = _runs(context, facts.commands)
+    return _report_crashes(context, result, crashes) if crashes and result is not None else None
 
 
 # Runs in the sandbox, in the workspace: each command with no input and a short limit (one still
