@@ -6,6 +6,7 @@ from __future__ import annotations
 from agents.request import is_test_file
 from agents.rules.rule import RuleSwitches, rule_of
 from agents.rules.static import (  # the rules, in the order below
+    defined_twice,
     echoed_answer,
     files_parse,
     ints_not_made,
@@ -27,6 +28,7 @@ from agents.rules.static.scan import StaticScan, sources_before
 ORDER = (
     unbound_names.unbound_names,
     methods_outside_classes.methods_outside_classes,
+    defined_twice.defined_twice,
     read_before_assigned.read_before_assigned,
     new_parameters_used.new_parameters_used,
     echoed_answer.echoed_answer,
