@@ -106,6 +106,9 @@ class Check:
 
     def summary(self) -> str:
         line = self.result.summary()
+        if self.label and self.problem and self.result.exit_code == 0:
+            # A probe ran and found the problem: its own "exit 0" read as the command passing.
+            return f"{self.label}: {self.problem}" + (f"; {self.note}" if self.note else "")
         if self.label:
             line = f"{self.label}: {line.rsplit(': ', 1)[-1]}"
         return line + "".join(f"; {why}" for why in (self.problem, self.note) if why)
