@@ -168,6 +168,7 @@ class RunOutcome:
     checks: list[str]
     message: str
     duration_s: float
+    answered: bool = field(default=False, kw_only=True)  # a question answered; nothing was written
 
 
 @dataclass

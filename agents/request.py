@@ -120,6 +120,27 @@ _VAGUE = re.compile(
     re.I,
 )
 
+# A question about the code, as against a request to change it: each sentence asks (a question
+# word first and a question mark last) or asks for an explanation ("Explain cli.py"). "Can you add
+# ...?" and "Why does test_x fail? Fix it." ask for a change.
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_ASKS = re.compile(
+    r"^(?:what|what's|whats|why|where|which|who|when|how|does|do|is|are|was|were|should|did)\b[^?]*\?$",
+    re.I,
+)
+_EXPLAIN = re.compile(
+    r"^(?:please\s+)?(?:explain|describe|summari[sz]e|walk\s+me\s+through|tell\s+me)\b", re.I
+)
+
+
+def asks_a_question(text: str) -> bool:
+    """Whether the request only asks about the code: every sentence a question or a request to
+    explain, none asking for a change."""
+    sentences = [s.strip() for s in _SENTENCES.split(text.strip()) if s.strip()]
+    if not sentences or _CHANGES_CODE.search(" ".join(s for s in sentences if _EXPLAIN.match(s))):
+        return False
+    return all(_ASKS.match(s) or _EXPLAIN.match(s) for s in sentences)
+
 
 # How a reply to the crew's question starts ("Yes, update the tests too", "create it", "I meant
 # store.py"), as against a new request typed instead of an answer.
@@ -295,6 +316,7 @@ class RequestFacts:
     vague: bool = False  # the whole request is a wish about the code at large ("make it faster")
     commands: tuple[str, ...] = ()  # Python command lines it names: `python cli.py low`
     members: frozenset[tuple[str, str]] = frozenset()  # the Class.method names it writes
+    question: bool = False  # it only asks about the code ("What does report.py do?")
 
     @classmethod
     def read(cls, text: str) -> RequestFacts:
@@ -324,6 +346,7 @@ class RequestFacts:
             vague=_VAGUE.fullmatch(text) is not None,
             commands=tuple(commands_named(text)),
             members=frozenset(_MEMBER.findall(text)),
+            question=asks_a_question(text),
         )
 
     def with_memory(self, memory: str) -> RequestFacts:

@@ -24,6 +24,7 @@ from agents.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
+from agents.rules.prompt.answer_questions import NOTE as ANSWER_NOTE
 from gui.markdown_text import fence, literal
 from tools.search_hit import Hit
 
@@ -236,6 +237,9 @@ class RunView:
 
     def _on_run_finished(self, event: RunFinished) -> None:
         self.finished = event
+        if event.answered:  # the answer is the coder's reply above; the note says nothing was written
+            self.say(f"**Answered** in {event.duration_s:.1f} s. {ANSWER_NOTE}")
+            return
         files = ", ".join(f"`{f}`" for f in event.files_changed) or "none"
         text = f"**Done** in {event.duration_s:.1f} s: {event.message}\n\nFiles changed: {files}"
         if event.files_changed and not event.approved:

@@ -138,6 +138,7 @@ WORDS_PASSED_ON = {
     ("agents/run/runner.py", "_run_rounds"),  # kept whole with the question asked about them
     ("agents/rules/settle/check_disputes.py", "question"),
     ("agents/rules/prompt/api_lookup.py", "docs_named"),
+    ("agents/rules/prompt/answer_questions.py", "answer_question"),  # the question, into its prompt
     ("agents/context_retrieval.py", "retrieve"),
     ("agents/headless.py", "usage_problem"),
     ("agents/headless.py", "run_ask"),

@@ -115,6 +115,10 @@ class CoderTurn:
         self._shape = (expected, fallback, shown_files)
         return self.apply(state, reply)
 
+    def shown_text(self, state: RunState) -> str:
+        """The files the request is about, as the coder is shown them."""
+        return self.current_files_text(self.current_files(state.allowed_files))
+
     def crashes_before(self, state: RunState) -> str:
         """Round 1 is shown how the commands the request names crash now (rule named_commands)."""
         return state.crashes_before if state.round_number == 1 else ""

@@ -37,6 +37,7 @@ from agents.llm.roles import PLAN_SCHEMA, Role, parse_plan, planner_task, roles_
 from agents.request import RequestFacts, is_test_file, reads_as_answer
 from agents.rules.checks.module_starts import with_import_checks
 from agents.rules.checks.written_checks import modules_of
+from agents.rules.prompt.answer_questions import answer_question
 from agents.rules.prompt.api_lookup import docs_for, docs_named
 from agents.rules.prompt.ask_first import question_before_writing
 from agents.rules.prompt.follow_up_memory import follow_up_memory
@@ -215,15 +216,15 @@ class CrewRunner:
         """`answer`: the request answers the last run's question, so none is asked again."""
         context = state.context
         files = self.files.list_files()
-        question = (
-            ""
-            if answer
-            else question_before_writing(state.facts, files, self.texts.small, self.rules, self.bus)
-        )
+        ask = question_before_writing
+        question = "" if answer else ask(state.facts, files, self.texts.small, self.rules, self.bus)
         if question:
             with contextlib.suppress(SnapshotError, OSError):  # then the answer reads alone
                 self.snapshots.mark_asked(state.run_id, state.facts.text)
             return self._finish(state.run_id, state.started, context=context, message=question)
+        if not answer and state.facts.question and self.rules.on(answer_question):
+            told = answer_question(state, self.roles.coder, self._step, self.coder_turn.shown_text(state))
+            return self._finish(state.run_id, state.started, context=context, message=told, answered=True)
         while state.round_number < state.rounds:
             if state.round_number and budget_spent(self.settings.time_budget_s, state, self.bus):
                 break
@@ -421,6 +422,7 @@ class CrewRunner:
         rounds_used: int = 0,
         checks: list[str] | None = None,
         message: str,
+        answered: bool = False,
     ) -> RunSummary:
         stats = [s for llm in self._llms for s in llm.call_stats]
         history = self.bus.history
@@ -440,6 +442,7 @@ class CrewRunner:
             prompt_tokens_evaluated=sum(s.prompt_tokens_evaluated for s in stats),
             tokens_generated=sum(s.completion_tokens for s in stats),
             tool_calls_ok=sum(isinstance(e, ToolCallFinished) for e in history),
+            answered=answered,
         )
         if not completed:
             self.bus.emit(Notice(level="error", message=message))

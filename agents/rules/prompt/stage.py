@@ -4,6 +4,7 @@ Its rules, in the order they run (as docs/crew.md lists them); each home asks
 
 from __future__ import annotations
 
+from agents.rules.prompt.answer_questions import answer_question
 from agents.rules.prompt.api_lookup import docs_for, docs_named
 from agents.rules.prompt.ask_first import ask_missing_file, ask_vague_request
 from agents.rules.prompt.ask_rename_in_tests import ask_rename_in_tests
@@ -32,4 +33,5 @@ ORDER = (
     ask_missing_file,
     ask_vague_request,
     ask_rename_in_tests,
+    answer_question,
 )
