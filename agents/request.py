@@ -165,10 +165,20 @@ def asks_for_output(request: str) -> bool:
     return bool(_ASKS_TO_PRINT.search(request))
 
 
+# A test asked for beside the code: "Add median(marks) to grades.py, and a test for it in
+# tests/test_grades.py" (in the IDE the test's write was refused as an unasked change to the tests).
+_TESTS_TOO = re.compile(
+    r"\b(?:add|write|create|make|implement|build)\b(?:[^.;]|\.(?=\w))*?\b(?:and|with|plus|also)\s+"
+    r"(?:(?:a|an|some|its|one|unit|pytest)\s+)*tests?\b(?!\s+(?:pass|fail))",
+    re.I,
+)
+
+
 def asks_for_tests(request: str) -> bool:
-    """The request asks for tests to be written ("Write pytest tests for stats.py in test_stats.py"),
-    not for code to pass them ("Fix clamp() so that the tests in test_clamp.py pass")."""
-    return bool(_ASKS_FOR_TESTS.search(request))
+    """The request asks for tests to be written ("Write pytest tests for stats.py in test_stats.py",
+    "Add median() ... and a test for it"), not for code to pass them ("Fix clamp() so that the tests
+    in test_clamp.py pass")."""
+    return bool(_ASKS_FOR_TESTS.search(request) or _TESTS_TOO.search(request))
 
 
 def asks_to_change_tests(text: str) -> bool:

@@ -67,3 +67,11 @@ def test_a_request_for_tests_is_told_from_one_to_make_tests_pass() -> None:
     assert asks_for_tests("Create test_words.py with unit tests for count_words")
     assert not asks_for_tests("The tests in test_clamp.py fail. Fix clamp() in clamp.py so that they pass.")
     assert not asks_for_tests("Write stats.py with mean(values)")
+    # In the IDE: the test the request asked for beside the code was refused as an unasked change.
+    assert asks_for_tests(
+        "Add a function median(marks) to gradebook/grades.py that raises ValueError on an empty list"
+        " like average does, and a test for it in tests/test_grades.py."
+    )
+    assert asks_for_tests("Write slug.py with tests")
+    assert not asks_for_tests("Add a --below flag and make sure the tests pass")
+    assert not asks_for_tests("Add a flag, and the tests pass as before")

@@ -45,6 +45,18 @@ def test_new_tests_and_asked_for_changes_are_written(tmp_path: Path) -> None:
     assert not answer.startswith("Error") and after == BENT
 
 
+def test_asked_for_a_new_test_the_file_grows_and_its_asserts_stay(tmp_path: Path) -> None:
+    # In the IDE: "Add a function median(marks) to grades.py ..., and a test for it in
+    # tests/test_grades.py" had the test refused as an unasked change, three rounds running.
+    (tmp_path / "test_durations.py").write_text(TEST)
+    asked = "Add seconds(text) to durations.py, and a test for it in test_durations.py."
+    grown = TEST + "\n\ndef test_seconds():\n    assert seconds('2s') == 2\n"
+    answer, after = write_with(tmp_path, "test_durations.py", grown, asked)
+    assert not answer.startswith("Error") and after == grown
+    answer, after = write_with(tmp_path, "test_durations.py", BENT + grown[len(TEST) :], asked)
+    assert answer.startswith("Error") and "assert" in answer and after == grown
+
+
 def test_switched_off_the_test_is_rewritten(tmp_path: Path) -> None:
     (tmp_path / "test_durations.py").write_text(TEST)
     answer, after = write_with(tmp_path, "test_durations.py", BENT, FIX, frozenset({"user_tests_kept"}))

@@ -28,15 +28,16 @@ def user_tests_kept(draft: WriteDraft) -> None:
     an existing file is changed or dropped, unless the request asks to change tests. Asked "The tests
     in test_durations.py fail. Fix durations.py so they pass.", the 1.5B changed the test's expected
     value from 5400 to 3600 and approved itself."""
-    if not draft.python or draft.original is None or draft.facts.may_change_tests:
+    if not draft.python or draft.original is None or draft.facts.test_changes:
         return
     if draft.content.rstrip("\n") == draft.original.rstrip("\n"):
         return
-    if is_user_test(draft.path):
+    if is_user_test(draft.path) and not draft.facts.tests:
         raise ValueError(
             f"not written: {draft.path} is one of the user's tests, which say what the code must do;"
             " the request does not ask to change them. Change the code under test instead."
         )
+    # Asked for new tests, a test file may grow; its existing asserts stay as they are.
     before, after = _asserts(draft.original), _asserts(draft.content)
     if before and after is not None and any(line not in after for line in before):
         raise ValueError(
