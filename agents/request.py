@@ -181,9 +181,20 @@ def asks_for_tests(request: str) -> bool:
     return bool(_ASKS_FOR_TESTS.search(request) or _TESTS_TOO.search(request))
 
 
+# "Rename letter to letter_grade everywhere, the tests included": a change across the project that
+# says the tests go with it (in the IDE the crew asked whether it might change them all the same).
+_TESTS_INCLUDED = re.compile(
+    r"\b(?:the\s+)?tests?\s+(?:included|too|as\s+well|also)\b|\bincluding\s+(?:in\s+)?(?:the\s+)?tests?\b",
+    re.I,
+)
+_EVERYWHERE = re.compile(r"\beverywhere\b|\bacross\s+the\s+(?:project|code)\b|\ball\s+(?:files|uses)\b", re.I)
+
+
 def asks_to_change_tests(text: str) -> bool:
     """Words that ask for an existing test to change, not for the code under it."""
     if _CHANGES_TESTS.search(text):
+        return True
+    if _TESTS_INCLUDED.search(text) and (_RENAME.search(text) or _EVERYWHERE.search(text)):
         return True
     return bool(_FIXES_TEST.search(text) and _TEST_IS_WRONG.search(text))
 

@@ -48,8 +48,10 @@ def test_a_rename_the_tests_use_gets_a_question_and_no_write(tmp_path: Path) -> 
         ("Rename calc to multiply and update the tests too.", TEST),  # the tests may change
         ("Rename calc to multiply, keeping calc as an alias.", TEST),  # the old name stays
         ("Rename calc to multiply and update every use.", "def test_nothing():\n    assert True\n"),
+        # In the IDE the crew asked all the same.
+        ("Rename the function calc to multiply everywhere, the tests included.", TEST),
     ],
-    ids=["tests-may-change", "alias", "tests-do-not-use-it"],
+    ids=["tests-may-change", "alias", "tests-do-not-use-it", "tests-included"],
 )
 def test_the_run_goes_ahead_where_the_tests_are_not_in_the_way(
     tmp_path: Path, request_: str, test: str

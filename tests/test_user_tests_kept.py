@@ -76,6 +76,10 @@ def test_switched_off_the_test_is_rewritten(tmp_path: Path) -> None:
         ("Write pytest tests for stats.py in test_stats.py.", True),
         ("Add a function mode() to stats.py.", False),
         ("Remove the assert in half() and raise ValueError instead.", True),
+        ("Rename the function letter to letter_grade everywhere, the tests included.", True),
+        ("Rename letter to letter_grade, including the tests.", True),
+        ("Rename letter to letter_grade everywhere.", False),
+        ("Add median() to grades.py. Run the tests too.", False),
     ],
 )
 def test_what_counts_as_asking_to_change_tests(request_text: str, may: bool) -> None:
