@@ -18,6 +18,8 @@ class DiskRefresh:
     def __init__(self, state: IdeState, code: CodeTab) -> None:
         self.state = state
         self._tree_refreshes: dict[str, int] = {}  # per browser session, so each tab's glob changes
+        self._run_events: list[Any] = []  # each run's refresh, for what follows every run
+        self._after_runs: list[tuple[Any, list[Any]]] = []
         editor, last_run = code.editor, code.last_run
         self.inputs = [editor.editor, editor.baseline, editor.opened, last_run.run_choice]
         self.outputs = [
@@ -65,4 +67,16 @@ class DiskRefresh:
     def then_refresh(self, event: Any, *, new_run: bool = False) -> Any:
         """Chain the refresh after an event that may have changed the workspace."""
         refresh = self.after_a_run if new_run else self.after_disk_changes
-        return event.then(refresh, self.inputs, self.outputs, api_visibility="private")
+        done = event.then(refresh, self.inputs, self.outputs, api_visibility="private")
+        if new_run:
+            self._run_events.append(done)
+            for again, outputs in self._after_runs:
+                done.then(again, None, outputs, api_visibility="private")
+        return done
+
+    def also_after_runs(self, refresh: Any, outputs: list[Any]) -> None:
+        """`refresh` fills `outputs` after every run, too (the Review tab, open during a run that
+        held its change, said "No staged change waits" until it was opened again)."""
+        self._after_runs.append((refresh, outputs))
+        for done in self._run_events:
+            done.then(refresh, None, outputs, api_visibility="private")

@@ -65,7 +65,7 @@ def build_ide_page(state: IdeState) -> gr.Blocks:
         disk = DiskRefresh(state, code)
         chat = wire_crew_chat(page, state, code, side, disk)
         wire_last_run(page, state, code, disk)
-        wire_review_tab(page, state, code.review, disk.then_refresh)
+        wire_review_tab(page, state, code.review, disk.then_refresh, disk.also_after_runs)
         wire_editor(state, code, side, disk)
         wire_model_tab(page, state, model)
         wire_settings_tab(page, state, settings, code, side, disk, chat)

@@ -146,8 +146,11 @@ def reject_run(workspace: Path, key: str | None) -> str:
     )
 
 
-def wire_review_tab(page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refresh: Any) -> None:
-    """`then_refresh`: DiskRefresh.then_refresh, so the tree, editor and runs follow an accept."""
+def wire_review_tab(
+    page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refresh: Any, after_runs: Any = None
+) -> None:
+    """`then_refresh`: DiskRefresh.then_refresh, so the tree, editor and runs follow an accept;
+    `after_runs`: DiskRefresh.also_after_runs, so the tab shows what a run held while it is open."""
 
     def refreshed() -> tuple[Any, ...]:
         files = waiting_files(state.workspace)
@@ -169,6 +172,8 @@ def wire_review_tab(page: gr.Blocks, state: IdeState, tab: ReviewTab, then_refre
     if tab.tab is not None:
         # Opened again, the tab shows what waits now; the last accept's or reject's line goes.
         tab.tab.select(lambda: (*refreshed(), ""), None, [*choose, tab.message], api_visibility="private")
+    if after_runs is not None:
+        after_runs(lambda: (*refreshed(), ""), [*choose, tab.message])
     tab.choice.input(lambda key: show_file(state.workspace, key), tab.choice, [tab.diff, tab.hunks])
     accepted = tab.accept.click(accept, [tab.choice, tab.hunks], tab.message, api_name="review_accept")
     # An accept is a new run: Undo offers it (left on the run chosen before, Undo took back an
