@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from agents.events import EventBus, FileChanged, Notice
 from agents.rules.checks.module_starts import import_failures
 from agents.rules.checks.written_checks import CheckOutcome
+from agents.rules.rounds.broken_new_tests import broken_new_tests
 from agents.rules.rounds.round_damage import damage, sources_before
 from agents.rules.write.edit_guard import definitions
 from agents.run.crew_tools import Check, ToolContext
@@ -100,6 +101,8 @@ def damage_of(context: ToolContext, results: list[Check]) -> tuple[str, ...]:
     """What the project as the round leaves it has broken that it had whole before the run."""
     after = python_sources(context.files)
     found = damage(sources_before(after, context.originals), after) + import_failures(results)
+    if context.rules.on(broken_new_tests):
+        found += broken_new_tests(context, results)
     return tuple(dict.fromkeys(found))
 
 

@@ -127,6 +127,8 @@ def asked_tests_fail(context: ToolContext, state: RunState, results: list[Check]
     and failed; the next rounds copied mean() into the test file to make them pass."""
     if state.problems or not state.facts.tests:
         return ""
+    if state.versions and any("fails inside the test itself" in d for d in state.versions[-1].damage):
+        return ""  # the new test is what is wrong (rule broken_new_tests): the coder tries again
     changed = changed_files(context)
     if not changed or not all(is_test_file(f) for f in changed):
         return ""

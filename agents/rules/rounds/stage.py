@@ -4,6 +4,7 @@ Its rules, in the order they run (as docs/crew.md lists them); each home asks
 
 from __future__ import annotations
 
+from agents.rules.rounds.broken_new_tests import broken_new_tests
 from agents.rules.rounds.checked_approval import unchecked_approval
 from agents.rules.rounds.fix_or_leave import fixed_nothing
 from agents.rules.rounds.keep_best import keep_best
@@ -27,6 +28,7 @@ ORDER = (
     judge_of,
     repeats,
     asked_tests_fail,
+    broken_new_tests,
     keep_best,
     worse_rounds,
     fixed_nothing,
