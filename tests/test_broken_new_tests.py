@@ -56,3 +56,10 @@ def test_switched_off_the_run_stops_on_the_code_and_keeps_the_broken_test(tmp_pa
     summary, _, _ = _run(tmp_path, [files(("test_roster.py", BROKEN))] * 4, without=off)
     assert summary.rounds_used == 1 and "did not change" in summary.message
     assert (tmp_path / "test_roster.py").read_text() == BROKEN
+
+
+def test_the_end_message_names_the_test_and_its_error_whole(tmp_path: Path) -> None:
+    summary, _, _ = _run(tmp_path, [files(("test_roster.py", BROKEN))] * 4)
+    assert "test_blank_line, added by this run, fails inside the test itself (IsADirectoryError)" in (
+        summary.message
+    )

@@ -61,8 +61,9 @@ def broken_new_tests(context: ToolContext, results: list[Check]) -> list[str]:
         for test_id, failure in failures(check.result.stdout_tail).items():
             fault = _own_fault(failure)
             if fault and _new_in_run(context, test_id):
+                kind = fault.split(":")[0]  # the user's summary keeps what comes before ": "
                 found.append(
-                    f"{test_id}, added by this run, fails inside the test itself ({fault}) before it"
-                    " reaches the project's code: the test is wrong."
+                    f"{test_id}, added by this run, fails inside the test itself ({kind}) before it"
+                    f" reaches the project's code: {fault}; the test is wrong."
                 )
     return found
