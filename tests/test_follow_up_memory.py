@@ -31,3 +31,18 @@ def test_a_follow_up_is_told_the_previous_request_and_shown_its_file(tmp_path: P
 def test_switched_off_the_follow_up_stands_alone(tmp_path: Path) -> None:
     prompt = _follow_up(tmp_path, frozenset({"follow_up_memory", "small_project_files", "retrieved_context"}))
     assert "Previous request" not in prompt and "def mean" not in prompt
+
+
+def test_a_data_file_named_in_a_follow_up_is_no_new_topic(tmp_path: Path) -> None:
+    # In the IDE: "Add that test again, but write the CSV with (tmp_path / 'marks.csv')..." was
+    # read as a new topic about marks.csv, and the coder, shown neither the test file nor the
+    # previous request, wrote pandas scripts with no file name three rounds running.
+    (tmp_path / "marks.csv").write_text("ana,92\n")
+    crew(tmp_path, "Write stats.py with mean(xs).", coder=[files(("stats.py", STATS))])
+    follow = "Add that check again, but read the numbers from (tmp_path / 'marks.csv')."
+    _, _, engine = crew(tmp_path, follow, coder=[files(("stats.py", STATS))])
+    prompt = engine.calls_of("coder")[0].prompt
+    assert "Previous request in this project: Write stats.py" in prompt and "def mean" in prompt
+    new_topic = "Write report.py that prints the numbers in marks.csv."
+    _, _, engine = crew(tmp_path, new_topic, coder=[files(("report.py", "print(1)\n"))])
+    assert "Previous request" not in engine.calls_of("coder")[0].prompt  # a Python file of its own

@@ -20,7 +20,9 @@ def follow_up_memory(state: RunState, previous: RunInfo, files: list[str]) -> No
     ("make count_words ignore punctuation"), the 0.5B's fix of mean() in stats.py stripped
     punctuation from the numbers."""
     earlier = [f for f in previous.files_written if f in files]
-    named = state.facts.files
+    # A data file named is what the code reads, not a new topic: "Add that test again, but write
+    # the CSV with (tmp_path / 'marks.csv')" lost the test file it followed up on.
+    named = [f for f in state.facts.files if f.endswith(".py")]
     if named and not any(f in earlier for f in named):  # a new topic
         return
     state.earlier = [f for f in earlier if f.endswith(".py")][:3]
