@@ -46,3 +46,14 @@ def test_a_data_file_named_in_a_follow_up_is_no_new_topic(tmp_path: Path) -> Non
     new_topic = "Write report.py that prints the numbers in marks.csv."
     _, _, engine = crew(tmp_path, new_topic, coder=[files(("report.py", "print(1)\n"))])
     assert "Previous request" not in engine.calls_of("coder")[0].prompt  # a Python file of its own
+
+
+def test_a_follow_up_of_a_run_that_wrote_nothing_follows_the_files_that_one_followed(tmp_path: Path) -> None:
+    # In the IDE: "Add that test again, but ..." wrote nothing; asked once more, the follow-up of
+    # that run had no file to follow, and the coder wrote nameless scripts again.
+    crew(tmp_path, "Write stats.py with mean(xs).", coder=[files(("stats.py", STATS))])
+    crew(tmp_path, "Now make it return 0.0 for an empty list.", coder=["I cannot do that."])
+    _, _, engine = crew(tmp_path, "Try that again.", coder=[files(("stats.py", STATS))])
+    prompt = engine.calls_of("coder")[0].prompt
+    assert "Previous request in this project: Now make it return 0.0" in prompt
+    assert "It changed nothing; it was about: stats.py." in prompt and "def mean" in prompt

@@ -156,6 +156,7 @@ class RunInfo:
     changed: list[str] | None = None  # paths whose content the run changed; None: not known (not ended)
     asked: str = ""  # the request the run answered with a question ('' if it asked none)
     held: bool = False  # its change was taken out to wait in the Review tab (undone, by the IDE)
+    followed: list[str] = field(default_factory=list)  # a follow-up's earlier files (it may write none)
 
     @property
     def is_finished(self) -> bool:
@@ -342,6 +343,12 @@ class RunSnapshots:
         """Record that the run asked the user a question about `request` instead of writing: the
         next run reads its request as the answer to it."""
         self._mark(run_id, "asked", request)
+
+    def mark_followed(self, run_id: str, files: list[str]) -> None:
+        """Record the earlier run's files this follow-up was about: a follow-up of it that wrote
+        nothing ("Add that test again") follows the same files. None: nothing is recorded."""
+        if files:
+            self._mark(run_id, "followed", list(files))
 
     def mark_held(self, run_id: str) -> None:
         """Record that the run's change was taken out to wait in the Review tab: the run list says
@@ -869,6 +876,7 @@ class RunSnapshots:
             changed=meta.get("changed"),
             asked=meta.get("asked") if isinstance(meta.get("asked"), str) else "",
             held=meta.get("held") is True,
+            followed=[f for f in meta.get("followed") or [] if isinstance(f, str)],
         )
 
     def _prune(self) -> None:

@@ -261,9 +261,7 @@ class CrewRunner:
         context, on = state.context, self.rules.on
         if state.round_number > 1 and on(plan_retries):
             plan_retries(state, self._plan)
-        if judge_of(
-            state, self.rules
-        ):  # the project's failing tests judge: a search (agents/rules/rounds/test_search)
+        if judge_of(state, self.rules):  # failing tests or commands judge: a search (rounds/test_search)
             return judged_round(self, state)
         written_before = len(context.written)
         fresh = state.round_number > 1 and self.settings.retry == "fresh"
@@ -342,6 +340,8 @@ class CrewRunner:
     def _remember_previous(self, state: RunState, files: list[str]) -> None:
         if self.previous and self.rules.on(follow_up_memory):
             follow_up_memory(state, self.previous, files)
+            with contextlib.suppress(SnapshotError, OSError):  # a follow-up of this run follows them too
+                self.snapshots.mark_followed(state.run_id, state.earlier)
 
     # ---------- steps ----------
     def _new_settler(self) -> CheckSettler:

@@ -19,14 +19,16 @@ def follow_up_memory(state: RunState, previous: RunInfo, files: list[str]) -> No
     its own, none of them the previous run's, starts a new topic: told of the previous request
     ("make count_words ignore punctuation"), the 0.5B's fix of mean() in stats.py stripped
     punctuation from the numbers."""
-    earlier = [f for f in previous.files_written if f in files]
+    # A previous run that wrote nothing was about the files it followed, if it followed any.
+    earlier = [f for f in previous.files_written or previous.followed if f in files]
     # A data file named is what the code reads, not a new topic: "Add that test again, but write
     # the CSV with (tmp_path / 'marks.csv')" lost the test file it followed up on.
     named = [f for f in state.facts.files if f.endswith(".py")]
     if named and not any(f in earlier for f in named):  # a new topic
         return
     state.earlier = [f for f in earlier if f.endswith(".py")][:3]
+    what = "It changed" if previous.files_written else "It changed nothing; it was about"
     state.memory = (
         f"Previous request in this project: {previous.label[:300]}\n"
-        f"It changed: {', '.join(earlier) or 'no file'}."
+        f"{what}: {', '.join(earlier) or 'no file'}."
     )
