@@ -63,3 +63,15 @@ def test_the_end_message_names_the_test_and_its_error_whole(tmp_path: Path) -> N
     assert "test_blank_line, added by this run, fails inside the test itself (IsADirectoryError)" in (
         summary.message
     )
+
+
+def test_a_new_test_handing_the_code_a_file_it_never_wrote_is_the_tests_fault(tmp_path: Path) -> None:
+    # The 1.5B's next try: load("tests/test_roster.csv"), a file nobody wrote; FileNotFoundError
+    # came from the project's own open(), and the crew stopped to blame the code.
+    missing = OLD_TESTS + (
+        "\n\ndef test_blank_line():\n"
+        "    assert load(__import__('pathlib').Path('missing.csv')) == [['ana', '1']]\n"
+    )
+    summary, _, _ = _run(tmp_path, [files(("test_roster.py", missing))] * 4)
+    assert "did not change" not in summary.message and "(FileNotFoundError)" in summary.message
+    assert (tmp_path / "test_roster.py").read_text() == OLD_TESTS

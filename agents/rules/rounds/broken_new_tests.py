@@ -18,14 +18,19 @@ from agents.rules.rule import Stage, rule
 from agents.run.crew_tools import Check, ToolContext
 
 _RAISED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception)):?")
+# A path the new test hands the code that is not there, or not a file: the test set it up wrong,
+# wherever it was opened (the 1.5B's test loaded a tests/test_roster.csv it never wrote).
+_SETUP = ("FileNotFoundError", "IsADirectoryError", "NotADirectoryError")
 
 
 def _own_fault(failure: Failure) -> str:
-    """The exception a failure raised without a frame in the project's code ('' if it asserted,
-    or reached the code under test: then the code may be what is wrong)."""
+    """The exception a failure raised without a frame in the project's code, or a path it was
+    not given ('' if it asserted, or reached the code under test: then the code may be wrong)."""
     raised = _RAISED.match(failure.error[0]) if failure.error else None
     if raised is None or raised.group(1).endswith("AssertionError"):
         return ""
+    if raised.group(1).rsplit(".", 1)[-1] in _SETUP:
+        return failure.error[0][:160]
     places = [where.rsplit(":", 1)[0] for where, _ in failure.frames]
     if any(project_path(p) and not is_user_test(p) for p in places):
         return ""
