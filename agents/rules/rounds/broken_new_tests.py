@@ -20,6 +20,7 @@ from agents.run.crew_tools import Check, ToolContext
 _RAISED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception)):?")
 # A path the new test hands the code that is not there, or not a file: the test set it up wrong,
 # wherever it was opened (the 1.5B's test loaded a tests/test_roster.csv it never wrote).
+INSIDE = "fails inside the test itself"  # the damage line's mark, which asked_tests_stop reads
 _SETUP = ("FileNotFoundError", "IsADirectoryError", "NotADirectoryError")
 
 
@@ -68,7 +69,7 @@ def broken_new_tests(context: ToolContext, results: list[Check]) -> list[str]:
             if fault and _new_in_run(context, test_id):
                 kind = fault.split(":")[0]  # the user's summary keeps what comes before ": "
                 found.append(
-                    f"{test_id}, added by this run, fails inside the test itself ({kind}) before it"
+                    f"{test_id}, added by this run, {INSIDE} ({kind}) before it"
                     f" reaches the project's code: {fault}; the test is wrong."
                 )
     return found

@@ -11,6 +11,7 @@ from agents.llm.roles import Role
 from agents.request import is_test_file
 from agents.rules.checks.written_checks import CheckOutcome
 from agents.rules.prompt.failure_evidence import evidence
+from agents.rules.rounds.broken_new_tests import INSIDE
 from agents.rules.rule import RuleSwitches, Stage, rule
 from agents.run.crew_tools import Check, ToolContext, describe_run
 from agents.run.noise import without_run_noise
@@ -127,7 +128,7 @@ def asked_tests_fail(context: ToolContext, state: RunState, results: list[Check]
     and failed; the next rounds copied mean() into the test file to make them pass."""
     if state.problems or not state.facts.tests:
         return ""
-    if state.versions and any("fails inside the test itself" in d for d in state.versions[-1].damage):
+    if state.versions and any(INSIDE in d for d in state.versions[-1].damage):
         return ""  # the new test is what is wrong (rule broken_new_tests): the coder tries again
     changed = changed_files(context)
     if not changed or not all(is_test_file(f) for f in changed):
